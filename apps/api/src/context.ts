@@ -1,0 +1,30 @@
+import type { ApiSettings, Env } from './config.ts';
+import type { Db } from './db/connect.ts';
+import type { Logger } from './logger.ts';
+import type { OutboxSignal } from './mail/outbox-signal.ts';
+import type { RateLimiters } from './rate-limit.ts';
+import type { AdminSessionInfo } from './services/admin-sessions.ts';
+import type { RegistrationEvents } from './services/registration-events.ts';
+
+/** What every resolver gets: services through context, never imported globals. */
+export interface ApiContext {
+  db: Db;
+  env: Env;
+  settings: ApiSettings;
+  /** A child logger carrying the request's correlation id. */
+  logger: Logger;
+  limiters: RateLimiters;
+  /** Registration state changes (Redis pub/sub with REDIS_URL, in-process otherwise). */
+  events: RegistrationEvents;
+  /** Wakes this process's outbox worker after a transaction wrote an email. */
+  outboxSignal: OutboxSignal;
+  /** The admin session of the request's `Authorization: Bearer` token, checked once per request; null when none is live. */
+  adminSession(): Promise<AdminSessionInfo | null>;
+  /** Client IP address (socket, or X-Forwarded-For when TRUST_PROXY=true); 'unknown' when none. */
+  requestIp: string;
+  correlationId: string;
+  sessionId: string | null;
+  sourcePage: string | null;
+  /** Request headers (for WebSocket operations: those of the upgrade request). */
+  headers: Headers;
+}

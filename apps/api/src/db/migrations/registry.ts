@@ -1,0 +1,18 @@
+import type { Migration } from 'kysely/migration';
+import { initialMigration } from './0001-initial.ts';
+import { registrationMigration } from './0002-registration.ts';
+import { waitlistInterestSocialMigration } from './0003-waitlist-interest-social.ts';
+import { consentAndFunnelMigration } from './0004-consent-and-funnel.ts';
+import { featureOverridesMigration } from './0005-feature-overrides.ts';
+
+/**
+ * Every migration, by name, in order. A static object rather than a folder scan:
+ * works the same under tsx, in tests and in a bundle. Names never change once released.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initialMigration,
+  '0002-registration': registrationMigration,
+  '0003-waitlist-interest-social': waitlistInterestSocialMigration,
+  '0004-consent-and-funnel': consentAndFunnelMigration,
+  '0005-feature-overrides': featureOverridesMigration,
+};

@@ -1,0 +1,43 @@
+/**
+ * Secrets derived from APP_SECRET, random link ids and their hashes, and sealing of the
+ * few secrets the database must hold for a while (the activation id an unsent email carries).
+ */
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+
+/** A 256-bit key for one purpose, so one secret never serves two algorithms directly. */
+export function deriveKey(secret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, 'velvet-rope', purpose, 32));
+}
+
+/** 256 random bits, base64url (43 characters): unguessable, fits in a URL as is. */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** base64url SHA-256: what the database stores instead of a link's id. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64url');
+}
+
+const SEAL_VERSION = 'v1';
+
+/** AES-256-GCM: `v1.<iv>.<ciphertext>.<tag>` (base64url parts). */
+export function seal(plaintext: string, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [SEAL_VERSION, iv, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+}
+
+/** The plaintext of `seal`; throws when the value was altered or sealed with another key. */
+export function unseal(sealed: string, key: Buffer): string {
+  const [version, iv, ciphertext, tag, ...rest] = sealed.split('.');
+  if (version !== SEAL_VERSION || !iv || ciphertext === undefined || !tag || rest.length > 0) {
+    throw new Error('not a sealed value');
+  }
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+}

@@ -1,0 +1,82 @@
+/**
+ * The transactional outbox (docs/decisions/006): an email is a row written in the same
+ * transaction as the change that causes it, and sent later by the outbox worker. If the
+ * transaction rolls back, no email exists; once it commits, the email is sent at least once.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Locale } from '@velvet/i18n/locales';
+import type { Database } from '../db/schema.ts';
+import { deriveKey, seal, unseal } from '../lib/tokens.ts';
+
+export const EMAIL_TEMPLATES = ['activation', 'invitation'] as const;
+export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
+
+/** What the activation email needs. The activation id is sealed: the database never holds it in clear. */
+export interface ActivationEmailPayload {
+  sealedActivationId: string;
+  firstName: string | null;
+  invitorName: string | null;
+  /** ISO time the link stops working. */
+  expiresAt: string;
+}
+
+/**
+ * What the invitation email needs. The code is not sealed: registration_codes holds it in
+ * clear anyway, and it is a one-place invitation, not an account credential.
+ */
+export interface InvitationEmailPayload {
+  code: string;
+  /** ISO time the code expires. */
+  expiresAt: string;
+  reason: 'waitlist' | 'interest';
+}
+
+export interface PayloadByTemplate {
+  activation: ActivationEmailPayload;
+  invitation: InvitationEmailPayload;
+}
+
+export interface NewEmail<T extends EmailTemplate> {
+  template: T;
+  recipient: string;
+  locale: Locale;
+  payload: PayloadByTemplate[T];
+}
+
+/** Inserts an outbox row (call inside the transaction that causes the email); returns its id. */
+export async function enqueueEmail<T extends EmailTemplate>(
+  db: Kysely<Database>,
+  email: NewEmail<T>,
+  now: Date,
+): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('email_outbox')
+    .values({
+      id,
+      recipient: email.recipient,
+      template: email.template,
+      locale: email.locale,
+      payload: JSON.stringify(email.payload),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now.toISOString(),
+      locked_until: null,
+      last_error: null,
+      created_at: now.toISOString(),
+      sent_at: null,
+    })
+    .execute();
+  return id;
+}
+
+const outboxKey = (secret: string) => deriveKey(secret, 'email-outbox-payload');
+
+export function sealForOutbox(value: string, secret: string): string {
+  return seal(value, outboxKey(secret));
+}
+
+export function unsealFromOutbox(value: string, secret: string): string {
+  return unseal(value, outboxKey(secret));
+}

@@ -1,0 +1,163 @@
+/**
+ * Rate limits shared by every API instance: Redis (REDIS_URL) when configured, so
+ * several instances count together; process memory otherwise. A Redis outage falls back
+ * to an in-memory "insurance" limiter instead of failing requests or letting all through.
+ */
+import { GraphQLError } from 'graphql';
+import { Redis } from 'ioredis';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Env } from './config.ts';
+
+export interface RateLimitRule {
+  /** Requests allowed per `duration` seconds. */
+  points: number;
+  duration: number;
+  /** Extra requests allowed once `points` are used up, per `burstDuration` seconds (0: no burst). */
+  burstPoints: number;
+  burstDuration: number;
+}
+
+export const DEFAULT_RATE_LIMITS = {
+  /** Query.registrationCodeDetails per client IP: 30/minute, plus a burst of 10 per 10 minutes. */
+  registrationCodeCheck: { points: 30, duration: 60, burstPoints: 10, burstDuration: 600 },
+  /** Mutation.register and Mutation.completeSocialRegistration together, per client IP: 10/minute, plus a burst of 5 per 10 minutes. */
+  register: { points: 10, duration: 60, burstPoints: 5, burstDuration: 600 },
+  /** Mutation.activateAccount per client IP: 20/minute, plus a burst of 10 per 10 minutes. */
+  activateAccount: { points: 20, duration: 60, burstPoints: 10, burstDuration: 600 },
+  /**
+   * Mutation.joinWaitlist and Mutation.applyForMembership together, per client IP: 10/minute,
+   * plus a burst of 5 per 10 minutes (RATE_LIMIT_PUBLIC_FORMS_PER_MINUTE sets the 10).
+   */
+  publicForms: { points: 10, duration: 60, burstPoints: 5, burstDuration: 600 },
+  /** Mutation.recordConsent per client IP: 20/minute, plus a burst of 10 per 10 minutes (RATE_LIMIT_CONSENT_RECORDS_PER_MINUTE sets the 20). */
+  consentRecords: { points: 20, duration: 60, burstPoints: 10, burstDuration: 600 },
+  /** Mutation.recordFunnelEvents (one browser batch) per client IP: 60/minute, plus a burst of 30 per 10 minutes (RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE sets the 60). */
+  funnelEvents: { points: 60, duration: 60, burstPoints: 30, burstDuration: 600 },
+  /** Mutation.adminLogin per client IP: 5/minute. */
+  adminLoginIp: { points: 5, duration: 60, burstPoints: 0, burstDuration: 60 },
+  /** Mutation.adminLogin per email address (hashed): 10/hour. */
+  adminLoginEmail: { points: 10, duration: 3600, burstPoints: 0, burstDuration: 3600 },
+} satisfies Record<string, RateLimitRule>;
+export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
+
+export type RateLimitOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+export interface RateLimiter {
+  consume(key: string): Promise<RateLimitOutcome>;
+}
+
+export interface RateLimiters extends Record<RateLimitName, RateLimiter> {
+  /** 'redis' or 'memory'. */
+  readonly store: 'redis' | 'memory';
+  /** Resolves once the store can be used (immediately for memory). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RateLimiterOptions {
+  /** Prefix of every Redis key (tests use a unique one). */
+  keyPrefix?: string;
+  rules?: Partial<Record<RateLimitName, RateLimitRule>>;
+}
+
+export function createRateLimiters(
+  env: Pick<Env, 'REDIS_URL'> &
+    Partial<
+      Pick<
+        Env,
+        | 'RATE_LIMIT_CODE_CHECKS_PER_MINUTE'
+        | 'RATE_LIMIT_REGISTRATIONS_PER_MINUTE'
+        | 'RATE_LIMIT_PUBLIC_FORMS_PER_MINUTE'
+        | 'RATE_LIMIT_CONSENT_RECORDS_PER_MINUTE'
+        | 'RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE'
+      >
+    >,
+  options: RateLimiterOptions = {},
+): RateLimiters {
+  const keyPrefix = options.keyPrefix ?? 'velvet-rl';
+  const configured = env.RATE_LIMIT_CODE_CHECKS_PER_MINUTE;
+  const registrations = env.RATE_LIMIT_REGISTRATIONS_PER_MINUTE;
+  const publicForms = env.RATE_LIMIT_PUBLIC_FORMS_PER_MINUTE;
+  const consentRecords = env.RATE_LIMIT_CONSENT_RECORDS_PER_MINUTE;
+  const funnelBatches = env.RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE;
+  const rules: Record<RateLimitName, RateLimitRule> = {
+    ...DEFAULT_RATE_LIMITS,
+    ...(configured ? { registrationCodeCheck: { ...DEFAULT_RATE_LIMITS.registrationCodeCheck, points: configured } } : {}),
+    ...(registrations ? { register: { ...DEFAULT_RATE_LIMITS.register, points: registrations } } : {}),
+    ...(publicForms ? { publicForms: { ...DEFAULT_RATE_LIMITS.publicForms, points: publicForms } } : {}),
+    ...(consentRecords ? { consentRecords: { ...DEFAULT_RATE_LIMITS.consentRecords, points: consentRecords } } : {}),
+    ...(funnelBatches ? { funnelEvents: { ...DEFAULT_RATE_LIMITS.funnelEvents, points: funnelBatches } } : {}),
+    ...options.rules,
+  };
+  const redis = env.REDIS_URL
+    ? new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
+  // Without a listener ioredis prints connection errors itself; the insurance limiter covers them.
+  redis?.on('error', () => undefined);
+
+  const build = (name: RateLimitName): RateLimiter => {
+    const rule = rules[name];
+    const make = (suffix: string, points: number, duration: number) => {
+      const memory = new RateLimiterMemory({ keyPrefix: `${keyPrefix}:${name}${suffix}`, points, duration });
+      return redis
+        ? new RateLimiterRedis({
+            storeClient: redis,
+            keyPrefix: `${keyPrefix}:${name}${suffix}`,
+            points,
+            duration,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: memory,
+          })
+        : memory;
+    };
+    const limiter =
+      rule.burstPoints > 0
+        ? new BurstyRateLimiter(make('', rule.points, rule.duration), make(':burst', rule.burstPoints, rule.burstDuration))
+        : make('', rule.points, rule.duration);
+    return {
+      async consume(key) {
+        try {
+          await limiter.consume(key);
+          return { allowed: true };
+        } catch (rejection) {
+          if (rejection instanceof RateLimiterRes) {
+            return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+          }
+          throw rejection;
+        }
+      },
+    };
+  };
+
+  return {
+    store: redis ? 'redis' : 'memory',
+    registrationCodeCheck: build('registrationCodeCheck'),
+    register: build('register'),
+    activateAccount: build('activateAccount'),
+    publicForms: build('publicForms'),
+    consentRecords: build('consentRecords'),
+    funnelEvents: build('funnelEvents'),
+    adminLoginIp: build('adminLoginIp'),
+    adminLoginEmail: build('adminLoginEmail'),
+    async ready() {
+      if (!redis || redis.status === 'ready') return;
+      await new Promise<void>((resolve, reject) => {
+        redis.once('ready', resolve);
+        redis.once('end', () => reject(new Error('Redis connection closed')));
+      });
+    },
+    async close() {
+      if (redis && redis.status !== 'end') await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Consumes one request for `key`; over the limit throws a GraphQL error with code RATE_LIMITED. */
+export async function enforceRateLimit(limiter: RateLimiter, key: string): Promise<void> {
+  const outcome = await limiter.consume(key);
+  if (!outcome.allowed) {
+    throw new GraphQLError('Too many requests. Please try again later.', {
+      extensions: { code: 'RATE_LIMITED', retryAfterSeconds: outcome.retryAfterSeconds },
+    });
+  }
+}

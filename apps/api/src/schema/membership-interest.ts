@@ -1,0 +1,34 @@
+import { enforceRateLimit } from '../rate-limit.ts';
+import { applyForMembership } from '../services/apply-for-membership.ts';
+import type { ApplyForMembershipResult } from '../services/apply-for-membership.ts';
+import { builder } from './builder.ts';
+import { FieldErrorRef } from './registration.ts';
+
+const ApplyForMembershipPayloadRef = builder.objectRef<ApplyForMembershipResult>('ApplyForMembershipPayload');
+ApplyForMembershipPayloadRef.implement({
+  description:
+    'accepted is true for every well-formed address — new, repeated or already a member — so the answer reveals nothing ' +
+    'about anyone; otherwise false with fieldErrors (field email).',
+  fields: (t) => ({
+    accepted: t.exposeBoolean('accepted'),
+    fieldErrors: t.field({ type: [FieldErrorRef], resolve: (r) => r.fieldErrors }),
+  }),
+});
+
+builder.mutationField('applyForMembership', (t) =>
+  t.field({
+    type: ApplyForMembershipPayloadRef,
+    description:
+      'Applies for membership with an email address (spec §2 membership interest). language: en, de, fr, it, nl, pl or sv ' +
+      '(else en); country: ISO code, kept only when served. Rate limited per client IP together with joinWaitlist (RATE_LIMITED).',
+    args: {
+      email: t.arg.string({ required: true }),
+      language: t.arg.string({ required: false }),
+      country: t.arg.string({ required: false }),
+    },
+    resolve: async (_root, { email, language, country }, ctx) => {
+      await enforceRateLimit(ctx.limiters.publicForms, ctx.requestIp);
+      return applyForMembership({ db: ctx.db, logger: ctx.logger }, { email, language, country });
+    },
+  }),
+);

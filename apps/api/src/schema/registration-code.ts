@@ -1,0 +1,101 @@
+import { enforceRateLimit } from '../rate-limit.ts';
+import { checkRegistrationCode } from '../services/check-registration-code.ts';
+import type { RegistrationCodeCheck } from '../services/check-registration-code.ts';
+import type { CountryOption } from '../services/list-country-options.ts';
+import { REGISTRATION_CODE_ERRORS } from '../services/registration-code-errors.ts';
+import type { RegistrationCodeError } from '../services/registration-code-errors.ts';
+import { builder } from './builder.ts';
+
+const ERROR_DESCRIPTIONS: Record<RegistrationCodeError, string> = {
+  CUSTOMIZATION_MISSING:
+    'Informational, not blocking: the code has no landing texts for the requested slug; show the default texts.',
+  INVITER_INVALID: 'Blocking: the inviting member is not active.',
+  REFERER_INVALID: 'Blocking: the visitor came from a forbidden referrer (coupon, forum, search, social, mail or translation site).',
+  REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS:
+    'Blocking: the invitations left are all taken by registrations that still await activation.',
+  REGISTRATION_CODE_INVALID: 'Blocking: the code is unknown or disabled, or the validityTimestamp is not genuine.',
+  REGISTRATION_CODE_NO_BALANCE_LEFT: 'Blocking: the inviter has no invitations left.',
+  REGISTRATION_CODE_EXPIRED: 'Blocking: the code or the registration link has expired.',
+  REGISTRATION_TIMESTAMP_MISSING: 'Blocking: the code may only be used through a generated registration link.',
+};
+
+export const RegistrationCodeErrorEnum = builder.enumType('RegistrationCodeError', {
+  description: 'Why a registration code cannot be used. Every value except CUSTOMIZATION_MISSING is blocking.',
+  values: Object.fromEntries(
+    REGISTRATION_CODE_ERRORS.map((name) => [name, { value: name, description: ERROR_DESCRIPTIONS[name] }]),
+  ) as Record<RegistrationCodeError, { value: RegistrationCodeError; description: string }>,
+});
+
+const RegistrationCodeErrorDetail = builder.objectRef<{ error: RegistrationCodeError }>('RegistrationCodeErrorDetail');
+RegistrationCodeErrorDetail.implement({
+  fields: (t) => ({
+    error: t.field({ type: RegistrationCodeErrorEnum, resolve: (detail) => detail.error }),
+  }),
+});
+
+const CountryOptionRef = builder.objectRef<CountryOption>('CountryOption');
+CountryOptionRef.implement({
+  description: 'A country the visitor can register for, with the consent documents in force there.',
+  fields: (t) => ({
+    isoCode: t.exposeString('isoCode', { description: 'ISO 3166-1 alpha-2 code, e.g. DE.' }),
+    termsPkString: t.exposeString('termsPkString', { description: 'Version id of the current terms and conditions.' }),
+    dataPolicyPkString: t.exposeString('dataPolicyPkString', { description: 'Version id of the current data policy.' }),
+  }),
+});
+
+const RegistrationCodeDetails = builder.objectRef<RegistrationCodeCheck>('RegistrationCodeDetails');
+RegistrationCodeDetails.implement({
+  description:
+    'The result of checking a registration code. Problems are data, not GraphQL errors: the code is usable when ' +
+    '`errors` is empty or holds only CUSTOMIZATION_MISSING.',
+  fields: (t) => ({
+    errors: t.stringList({
+      description: 'RegistrationCodeError names, in the same order as errorDetails.',
+      resolve: (check) => check.errors,
+    }),
+    errorDetails: t.field({
+      type: [RegistrationCodeErrorDetail],
+      resolve: (check) => check.errors.map((error) => ({ error })),
+    }),
+    invitorName: t.string({
+      nullable: true,
+      description: "The inviter's first name when the code exists and the inviter is an active member.",
+      resolve: (check) => check.invitorName,
+    }),
+    countryOptions: t.field({
+      type: [CountryOptionRef],
+      description: 'All served countries with their current consent documents; empty when any error is blocking.',
+      resolve: (check) => check.countryOptions,
+    }),
+    customization: t.string({
+      nullable: true,
+      description: 'The landing-text variant of the code (default, social, viral, ...); null when none.',
+      resolve: (check) => check.customization,
+    }),
+  }),
+});
+
+builder.queryField('registrationCodeDetails', (t) =>
+  t.field({
+    type: RegistrationCodeDetails,
+    description:
+      'Checks an invitation code. Trimmed and case-insensitive. Rate limited per client IP: over the limit the ' +
+      'response is a GraphQL error with extensions.code RATE_LIMITED and extensions.retryAfterSeconds.',
+    args: {
+      registrationCode: t.arg.string({ required: true }),
+      validityTimestamp: t.arg.string({
+        required: false,
+        description: 'The signed expiry from a generated registration link (?validityTimestamp=...).',
+      }),
+      slug: t.arg.string({ required: false, description: 'The landing page slug (/{slug}) the code was entered on.' }),
+      referrer: t.arg.string({ required: false, description: 'document.referrer of the landing page.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      await enforceRateLimit(ctx.limiters.registrationCodeCheck, ctx.requestIp);
+      return checkRegistrationCode(
+        { db: ctx.db, secret: ctx.env.APP_SECRET, referrerBlocklist: ctx.settings.referrerBlocklist },
+        args,
+      );
+    },
+  }),
+);

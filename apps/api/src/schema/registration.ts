@@ -1,0 +1,219 @@
+import { GraphQLError } from 'graphql';
+import { GENDERS } from '@velvet/validation/registration';
+import type { Gender } from '@velvet/validation/registration';
+import { enforceRateLimit } from '../rate-limit.ts';
+import { activateAccount, registrationStatus } from '../services/activate-account.ts';
+import type { ActivationResult } from '../services/activate-account.ts';
+import type { IssuedWelcomeVoucher } from '../services/member-activation.ts';
+import { registerMember } from '../services/register-member.ts';
+import type { FieldError, RegisterResult } from '../services/register-member.ts';
+import type { Db } from '../db/connect.ts';
+import type { RegistrationEvents, RegistrationStatusEvent } from '../services/registration-events.ts';
+import { builder } from './builder.ts';
+import { RegistrationCodeErrorEnum } from './registration-code.ts';
+
+export const GenderEnum = builder.enumType('Gender', {
+  description: 'Form of address: Ms/Mrs is FEMALE, Mr is MALE.',
+  values: Object.fromEntries(GENDERS.map((g) => [g, { value: g }])) as Record<Gender, { value: Gender }>,
+});
+
+const RegistrationFlowEnum = builder.enumType('RegistrationFlow', {
+  description: 'Which registration form was used. DEFAULT and LEAN require gender and names; SOCIAL takes them when given.',
+  values: {
+    DEFAULT: { value: 'DEFAULT', description: 'The one-step form.' },
+    LEAN: { value: 'LEAN', description: 'The lean two-step form, submitted after step 2.' },
+    SOCIAL: { value: 'SOCIAL', description: 'Registration with an external identity provider; gender and names are optional.' },
+  } as const,
+});
+
+const RegistrationOutcomeEnum = builder.enumType('RegistrationOutcome', {
+  values: {
+    FORM_FINISHED: { value: 'FORM_FINISHED', description: 'A pending account was created and the activation email is on its way.' },
+    ACCOUNT_ACTIVE: { value: 'ACCOUNT_ACTIVE', description: 'The address already has an account: log in (the password can be reset there).' },
+    ACCOUNT_PENDING: {
+      value: 'ACCOUNT_PENDING',
+      description: 'The address awaits activation; a new activation email was sent (at most 3 an hour).',
+    },
+  } as const,
+});
+
+export const FieldErrorRef = builder.objectRef<FieldError>('FieldError');
+FieldErrorRef.implement({
+  description: 'A form field that was refused.',
+  fields: (t) => ({
+    field: t.exposeString('field', {
+      description: 'email, gender, firstName, lastName, country, termsAccepted, language or shoppingPreferences.',
+    }),
+    code: t.exposeString('code', {
+      description:
+        'An i18n message id: validation.email, validation.emailTooLong, validation.gender, validation.firstName, validation.lastName, ' +
+        'validation.nameTooLong, validation.invalidCharacters, validation.country, validation.terms, ' +
+        'validation.legalVersion (the accepted terms or data policy are not the current ones), validation.language or ' +
+        'validation.preferences (no shopping preference chosen).',
+    }),
+  }),
+});
+
+const RegisterInputRef = builder.inputType('RegisterInput', {
+  description: 'The registration form (spec §3). Every field is validated on the server.',
+  fields: (t) => ({
+    registrationCode: t.string({ required: true, description: 'The invitation code (trimmed, case-insensitive).' }),
+    validityTimestamp: t.string({ required: false, description: 'From a generated registration link.' }),
+    slug: t.string({ required: false, description: 'The landing page slug the code was entered on.' }),
+    referrer: t.string({ required: false, description: 'document.referrer of the landing page.' }),
+    email: t.string({ required: true, description: 'Trimmed and lower-cased; at most 254 characters.' }),
+    gender: t.field({ type: GenderEnum, required: false, description: 'Required for DEFAULT and LEAN.' }),
+    firstName: t.string({ required: false, description: '1-50 letters, spaces, apostrophes, hyphens, dots. Required for DEFAULT and LEAN.' }),
+    lastName: t.string({ required: false, description: '1-50 letters, spaces, apostrophes, hyphens, dots. Required for DEFAULT and LEAN.' }),
+    country: t.string({ required: true, description: "ISO code of one of the code's countryOptions." }),
+    newsletter: t.boolean({ required: true, description: 'Newsletter consent (optional, can be withdrawn any time).' }),
+    termsAccepted: t.boolean({ required: true, description: 'Terms and privacy policy accepted; must be true.' }),
+    termsPkString: t.string({ required: true, description: "The termsPkString of the chosen country's option." }),
+    dataPolicyPkString: t.string({ required: true, description: "The dataPolicyPkString of the chosen country's option." }),
+    language: t.string({ required: true, description: 'en, de, fr, it, nl, pl or sv: the language of the emails.' }),
+    flow: t.field({ type: RegistrationFlowEnum, required: true }),
+  }),
+});
+
+const RegisterPayloadRef = builder.objectRef<RegisterResult>('RegisterPayload');
+RegisterPayloadRef.implement({
+  description: 'The result of a registration. Refusals are data: outcome is null exactly when fieldErrors or codeErrors is non-empty.',
+  fields: (t) => ({
+    outcome: t.field({ type: RegistrationOutcomeEnum, nullable: true, resolve: (r) => r.outcome }),
+    registrationId: t.string({
+      nullable: true,
+      description: 'For FORM_FINISHED and ACCOUNT_PENDING: subscribe to registrationStatus with it.',
+      resolve: (r) => r.registrationId,
+    }),
+    fieldErrors: t.field({ type: [FieldErrorRef], resolve: (r) => r.fieldErrors }),
+    codeErrors: t.field({
+      type: [RegistrationCodeErrorEnum],
+      description: 'Blocking registration-code errors, the same rules as registrationCodeDetails.',
+      resolve: (r) => r.codeErrors,
+    }),
+  }),
+});
+
+const ActivationOutcomeEnum = builder.enumType('ActivationOutcome', {
+  values: {
+    ACTIVATED: { value: 'ACTIVATED', description: 'The account is active; the welcome voucher is in the payload.' },
+    NOT_FOUND: { value: 'NOT_FOUND', description: 'No such activation link (invalid link).' },
+    FAILED: { value: 'FAILED', description: 'The link expired, was already used, was replaced by a newer email, or the account cannot be activated.' },
+  } as const,
+});
+
+export const WelcomeVoucherRef = builder.objectRef<IssuedWelcomeVoucher>('WelcomeVoucher');
+WelcomeVoucherRef.implement({
+  description: 'The first-order voucher given on activation (valid 2 weeks).',
+  fields: (t) => ({
+    percent: t.exposeInt('percent', { description: '10, 15 or 20.' }),
+    minimumOrderValue: t.int({
+      nullable: true,
+      description: 'Minimum order value in whole units of currency; null when there is none.',
+      resolve: (v) => v.minimumOrderValue,
+    }),
+    currency: t.exposeString('currency', { description: 'ISO 4217, EUR.' }),
+    validUntil: t.exposeString('validUntil', { description: 'ISO 8601 time the voucher expires.' }),
+    code: t.exposeString('code'),
+  }),
+});
+
+const ActivateAccountPayloadRef = builder.objectRef<ActivationResult>('ActivateAccountPayload');
+ActivateAccountPayloadRef.implement({
+  fields: (t) => ({
+    outcome: t.field({ type: ActivationOutcomeEnum, resolve: (r) => r.outcome }),
+    voucher: t.field({ type: WelcomeVoucherRef, nullable: true, description: 'Set when ACTIVATED.', resolve: (r) => r.voucher }),
+    firstName: t.string({ nullable: true, description: 'Set when ACTIVATED (null when the member gave none).', resolve: (r) => r.firstName }),
+    language: t.string({ nullable: true, description: "The member's language, also for FAILED.", resolve: (r) => r.language }),
+    registrationId: t.string({ nullable: true, description: 'Set for ACTIVATED and FAILED.', resolve: (r) => r.registrationId }),
+  }),
+});
+
+const RegistrationStateEnum = builder.enumType('RegistrationState', {
+  values: {
+    PENDING: { value: 'PENDING', description: 'Awaiting activation from the email.' },
+    ACTIVE: { value: 'ACTIVE', description: 'Activated.' },
+  } as const,
+});
+
+const RegistrationStatusRef = builder.objectRef<RegistrationStatusEvent>('RegistrationStatus');
+RegistrationStatusRef.implement({
+  fields: (t) => ({
+    registrationId: t.exposeString('registrationId'),
+    state: t.field({ type: RegistrationStateEnum, resolve: (s) => s.state }),
+  }),
+});
+
+builder.mutationField('register', (t) =>
+  t.field({
+    type: RegisterPayloadRef,
+    description:
+      'Registers with an invitation code (spec §4). Rate limited per client IP: over the limit a GraphQL error with ' +
+      'extensions.code RATE_LIMITED and extensions.retryAfterSeconds.',
+    args: { input: t.arg({ type: RegisterInputRef, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      await enforceRateLimit(ctx.limiters.register, ctx.requestIp);
+      return registerMember(
+        {
+          db: ctx.db,
+          secret: ctx.env.APP_SECRET,
+          referrerBlocklist: ctx.settings.referrerBlocklist,
+          outboxSignal: ctx.outboxSignal,
+          logger: ctx.logger,
+        },
+        input,
+      );
+    },
+  }),
+);
+
+builder.mutationField('activateAccount', (t) =>
+  t.field({
+    type: ActivateAccountPayloadRef,
+    description: 'Activates the account of an emailed link (?activationId=...). Rate limited per client IP (RATE_LIMITED).',
+    args: { activationId: t.arg.string({ required: true }) },
+    resolve: async (_root, { activationId }, ctx) => {
+      await enforceRateLimit(ctx.limiters.activateAccount, ctx.requestIp);
+      return activateAccount({ db: ctx.db, events: ctx.events, logger: ctx.logger }, activationId);
+    },
+  }),
+);
+
+builder.queryField('registrationStatus', (t) =>
+  t.field({
+    type: RegistrationStatusRef,
+    nullable: true,
+    description: 'PENDING or ACTIVE; null when unknown. The fallback of Subscription.registrationStatus.',
+    args: { registrationId: t.arg.string({ required: true }) },
+    resolve: (_root, { registrationId }, ctx) => registrationStatus(ctx.db, registrationId),
+  }),
+);
+
+builder.subscriptionField('registrationStatus', (t) =>
+  t.field({
+    type: RegistrationStatusRef,
+    description:
+      'The current state first, then every change; completes after ACTIVE. An unknown id is a GraphQL error with ' +
+      'extensions.code NOT_FOUND.',
+    args: { registrationId: t.arg.string({ required: true }) },
+    subscribe: (_root, { registrationId }, ctx) => statusUpdates(ctx.events, ctx.db, registrationId),
+    resolve: (event: RegistrationStatusEvent) => event,
+  }),
+);
+
+async function* statusUpdates(events: RegistrationEvents, db: Db, registrationId: string): AsyncGenerator<RegistrationStatusEvent> {
+  // Listen first, then read: a change between the two is not lost.
+  const updates = events.subscribe(registrationId.trim().toLowerCase());
+  try {
+    const current = await registrationStatus(db, registrationId);
+    if (!current) throw new GraphQLError('Unknown registration.', { extensions: { code: 'NOT_FOUND' } });
+    yield current;
+    if (current.state === 'ACTIVE') return;
+    for await (const event of updates) {
+      yield event;
+      if (event.state === 'ACTIVE') return;
+    }
+  } finally {
+    await updates.return?.();
+  }
+}

@@ -1,0 +1,24 @@
+/** Assembles the schema: importing a domain file registers its types on the builder. */
+import { fileURLToPath } from 'node:url';
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
+import { builder } from './builder.ts';
+import './admin.ts';
+import './consent.ts';
+import './country.ts';
+import './funnel.ts';
+import './membership-interest.ts';
+import './registration.ts';
+import './registration-code.ts';
+import './social-registration.ts';
+import './waitlist.ts';
+
+export const schema: GraphQLSchema = builder.toSchema();
+
+/** The committed SDL file, compared with the code by a test. */
+export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.meta.url));
+
+/** The schema sorted by name, as written to SCHEMA_FILE. */
+export function printedSchema(): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

@@ -1,0 +1,56 @@
+import { enforceRateLimit } from '../rate-limit.ts';
+import { describeLobbyToken, joinWaitlist } from '../services/join-waitlist.ts';
+import type { JoinWaitlistResult, LobbyTokenDetails } from '../services/join-waitlist.ts';
+import { builder } from './builder.ts';
+import { TokenErrorEnum } from './signed-tokens.ts';
+
+const JoinWaitlistOutcomeEnum = builder.enumType('JoinWaitlistOutcome', {
+  values: {
+    JOINED: { value: 'JOINED', description: 'The address is now on the waiting list.' },
+    ALREADY_ON_LIST: { value: 'ALREADY_ON_LIST', description: 'The address was already on the waiting list; nothing changed.' },
+  } as const,
+});
+
+const JoinWaitlistPayloadRef = builder.objectRef<JoinWaitlistResult>('JoinWaitlistPayload');
+JoinWaitlistPayloadRef.implement({
+  description: 'Exactly one of outcome and tokenError is set.',
+  fields: (t) => ({
+    outcome: t.field({ type: JoinWaitlistOutcomeEnum, nullable: true, resolve: (r) => r.outcome }),
+    email: t.string({ nullable: true, description: "The token's address (set with outcome).", resolve: (r) => r.email }),
+    tokenError: t.field({ type: TokenErrorEnum, nullable: true, resolve: (r) => r.tokenError }),
+  }),
+});
+
+const LobbyTokenDetailsRef = builder.objectRef<LobbyTokenDetails>('LobbyTokenDetails');
+LobbyTokenDetailsRef.implement({
+  description: 'What a lobby token says. Exactly one of email and tokenError is set.',
+  fields: (t) => ({
+    email: t.string({ nullable: true, resolve: (r) => r.email }),
+    tokenError: t.field({ type: TokenErrorEnum, nullable: true, resolve: (r) => r.tokenError }),
+  }),
+});
+
+builder.queryField('lobbyToken', (t) =>
+  t.field({
+    type: LobbyTokenDetailsRef,
+    description:
+      'The address a lobby token (?token= of /lobby) names, for the lobby page; nothing is read from or written to the database.',
+    args: { token: t.arg.string({ required: true }) },
+    resolve: (_root, { token }, ctx) => describeLobbyToken(ctx.env.APP_SECRET, token),
+  }),
+);
+
+builder.mutationField('joinWaitlist', (t) =>
+  t.field({
+    type: JoinWaitlistPayloadRef,
+    description:
+      "Puts the lobby token's address on the waiting list (joining is the consent the lobby text asks for). " +
+      'language: en, de, fr, it, nl, pl or sv for the later invitation (else en). Rate limited per client IP together with ' +
+      'applyForMembership (RATE_LIMITED).',
+    args: { token: t.arg.string({ required: true }), language: t.arg.string({ required: false }) },
+    resolve: async (_root, { token, language }, ctx) => {
+      await enforceRateLimit(ctx.limiters.publicForms, ctx.requestIp);
+      return joinWaitlist({ db: ctx.db, secret: ctx.env.APP_SECRET, logger: ctx.logger }, { token, language });
+    },
+  }),
+);

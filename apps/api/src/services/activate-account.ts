@@ -1,0 +1,122 @@
+/**
+ * Mutation.activateAccount (spec §4): the emailed link makes a pending member active.
+ * In one transaction (locking the code's row, then the member's): the link is used, the
+ * member active, the code's balance one lower (never below 0: a pending member's place was
+ * held, so activation still succeeds when the balance is meanwhile 0), the member's other
+ * links superseded and the welcome voucher created. Then ACTIVE is published for
+ * Subscription.registrationStatus.
+ */
+import { isLocale } from '@velvet/i18n/locales';
+import type { Db } from '../db/connect.ts';
+import { lockRow } from '../db/lock.ts';
+import { TOKEN_PATTERN, hashToken } from '../lib/tokens.ts';
+import type { Logger } from '../logger.ts';
+import { activatePendingMember } from './member-activation.ts';
+import type { IssuedWelcomeVoucher } from './member-activation.ts';
+import type { RegistrationEvents } from './registration-events.ts';
+
+export type ActivationOutcome = 'ACTIVATED' | 'NOT_FOUND' | 'FAILED';
+
+export interface ActivationResult {
+  outcome: ActivationOutcome;
+  voucher: IssuedWelcomeVoucher | null;
+  firstName: string | null;
+  /** The member's language, so the web can answer in it (also on FAILED). */
+  language: string | null;
+  registrationId: string | null;
+}
+
+export interface ActivateDeps {
+  db: Db;
+  events?: RegistrationEvents;
+  logger?: Logger;
+  now?: Date;
+}
+
+const NOT_FOUND: ActivationResult = { outcome: 'NOT_FOUND', voucher: null, firstName: null, language: null, registrationId: null };
+
+export async function activateAccount(deps: ActivateDeps, activationId: string): Promise<ActivationResult> {
+  const now = deps.now ?? new Date();
+  const at = now.toISOString();
+  const token = activationId.trim();
+  if (!TOKEN_PATTERN.test(token)) return NOT_FOUND;
+  const tokenHash = hashToken(token);
+
+  const found = await deps.db
+    .selectFrom('activations as a')
+    .innerJoin('members as m', 'm.id', 'a.member_id')
+    .select(['a.id', 'a.member_id', 'm.registration_code_id'])
+    .where('a.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!found) return NOT_FOUND;
+
+  const result = await deps.db.transaction().execute(async (trx): Promise<ActivationResult> => {
+    if (found.registration_code_id) await lockRow(trx, 'registration_codes', found.registration_code_id);
+    await lockRow(trx, 'members', found.member_id);
+    // Read again under the locks: a concurrent activation may have committed meanwhile.
+    const row = await trx
+      .selectFrom('activations as a')
+      .innerJoin('members as m', 'm.id', 'a.member_id')
+      .leftJoin('registration_codes as rc', 'rc.id', 'm.registration_code_id')
+      .select([
+        'a.expires_at',
+        'a.used_at',
+        'a.superseded_at',
+        'm.status',
+        'm.first_name',
+        'm.language',
+        'm.registration_code_id',
+        'rc.customization',
+      ])
+      .where('a.id', '=', found.id)
+      .executeTakeFirstOrThrow();
+    const failed: ActivationResult = {
+      outcome: 'FAILED',
+      voucher: null,
+      firstName: null,
+      language: row.language,
+      registrationId: found.member_id,
+    };
+    if (row.used_at !== null || row.superseded_at !== null) return failed;
+    if (Date.parse(row.expires_at) <= now.getTime()) return failed;
+    if (row.status !== 'pending') return failed;
+
+    await trx.updateTable('activations').set({ used_at: at }).where('id', '=', found.id).execute();
+    const voucher = await activatePendingMember(
+      trx,
+      { id: found.member_id, registrationCodeId: row.registration_code_id, customization: row.customization },
+      now,
+    );
+    return {
+      outcome: 'ACTIVATED',
+      voucher,
+      firstName: row.first_name || null,
+      language: row.language && isLocale(row.language) ? row.language : null,
+      registrationId: found.member_id,
+    };
+  });
+
+  if (result.outcome === 'ACTIVATED' && result.registrationId) {
+    deps.logger?.info({ registrationId: result.registrationId }, 'activation: member activated');
+    await deps.events?.publish({ registrationId: result.registrationId, state: 'ACTIVE' }).catch((error: unknown) => {
+      deps.logger?.warn({ err: error }, 'activation: could not publish the status change');
+    });
+  } else {
+    deps.logger?.info({ registrationId: result.registrationId, outcome: result.outcome }, 'activation: refused');
+  }
+  return result;
+}
+
+export type RegistrationStatusState = 'PENDING' | 'ACTIVE';
+
+/** Query.registrationStatus: PENDING or ACTIVE; null for unknown ids (and blocked members, which are not revealed). */
+export async function registrationStatus(
+  db: Db,
+  registrationId: string,
+): Promise<{ registrationId: string; state: RegistrationStatusState } | null> {
+  const id = registrationId.trim();
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const member = await db.selectFrom('members').select(['id', 'status']).where('id', '=', id.toLowerCase()).executeTakeFirst();
+  if (!member || member.status === 'blocked') return null;
+  return { registrationId: member.id, state: member.status === 'active' ? 'ACTIVE' : 'PENDING' };
+}

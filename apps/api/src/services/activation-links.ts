@@ -1,0 +1,85 @@
+/**
+ * Activation links: 256 random bits in the link, only their SHA-256 hash in the database,
+ * single use, valid ACTIVATION_VALIDITY_DAYS. Issuing a new link supersedes the member's
+ * older unused ones, so only the newest email works.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { isLocale } from '@velvet/i18n/locales';
+import type { Locale } from '@velvet/i18n/locales';
+import type { ActivationReason, Database } from '../db/schema.ts';
+import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
+import { hashToken, randomToken } from '../lib/tokens.ts';
+
+export const ACTIVATION_VALIDITY_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The public path of the activation page (spec §2), under the language prefix except for English. */
+export function activationUrl(publicUrl: string, locale: string, activationId: string): string {
+  const lang = isLocale(locale) ? locale : 'en';
+  const prefix = lang === 'en' ? '' : `/${lang}`;
+  const url = new URL(`${publicUrl.replace(/\/$/, '')}${prefix}/registration/activateaccount`);
+  url.searchParams.set('activationId', activationId);
+  return url.toString();
+}
+
+export interface IssueActivationInput {
+  memberId: string;
+  recipient: string;
+  locale: Locale;
+  firstName: string | null;
+  invitorName: string | null;
+  reason: ActivationReason;
+}
+
+/**
+ * Inside the caller's transaction: supersedes the member's unused links, stores a new
+ * link's hash and queues the activation email. Returns the outbox row id and the link id
+ * (the latter for the caller's tests and nothing else: it is never logged or stored).
+ */
+export async function issueActivation(
+  trx: Kysely<Database>,
+  input: IssueActivationInput,
+  options: { secret: string; now: Date },
+): Promise<{ outboxId: string; activationId: string; expiresAt: string }> {
+  const { now } = options;
+  const at = now.toISOString();
+  await trx
+    .updateTable('activations')
+    .set({ superseded_at: at })
+    .where('member_id', '=', input.memberId)
+    .where('used_at', 'is', null)
+    .where('superseded_at', 'is', null)
+    .execute();
+  const activationId = randomToken();
+  const expiresAt = new Date(now.getTime() + ACTIVATION_VALIDITY_DAYS * DAY_MS).toISOString();
+  await trx
+    .insertInto('activations')
+    .values({
+      id: randomUUID(),
+      member_id: input.memberId,
+      token_hash: hashToken(activationId),
+      reason: input.reason,
+      created_at: at,
+      expires_at: expiresAt,
+      used_at: null,
+      superseded_at: null,
+    })
+    .execute();
+  const outboxId = await enqueueEmail(
+    trx,
+    {
+      template: 'activation',
+      recipient: input.recipient,
+      locale: input.locale,
+      payload: {
+        sealedActivationId: sealForOutbox(activationId, options.secret),
+        firstName: input.firstName,
+        invitorName: input.invitorName,
+        expiresAt,
+      },
+    },
+    now,
+  );
+  return { outboxId, activationId, expiresAt };
+}

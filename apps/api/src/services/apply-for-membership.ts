@@ -1,0 +1,59 @@
+/**
+ * Mutation.applyForMembership (spec §2 membership interest): an address, nothing more.
+ * The answer is the same for a first application, a repeated one and an address that
+ * already belongs to a member, so the form tells nobody anything about other people;
+ * only a malformed address is refused (validation.email / validation.emailTooLong).
+ * One application per address: a repeat changes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { COUNTRIES } from '@velvet/i18n/locales';
+import { email as emailField } from '@velvet/validation/registration';
+import type { Db } from '../db/connect.ts';
+import type { Logger } from '../logger.ts';
+import { languageOrDefault } from './join-waitlist.ts';
+import type { FieldError } from './register-member.ts';
+
+export interface ApplyForMembershipResult {
+  accepted: boolean;
+  fieldErrors: FieldError[];
+}
+
+export interface ApplyForMembershipDeps {
+  db: Db;
+  logger?: Logger;
+  now?: Date;
+}
+
+/** A served country's ISO code, else null (a country is applied only if supported, spec §5). */
+export function servedCountryOrNull(country: string | null | undefined): string | null {
+  const code = country?.trim().toUpperCase();
+  return code && (COUNTRIES as readonly string[]).includes(code) ? code : null;
+}
+
+export async function applyForMembership(
+  deps: ApplyForMembershipDeps,
+  input: { email: string; language?: string | null; country?: string | null },
+): Promise<ApplyForMembershipResult> {
+  const parsed = emailField.safeParse(input.email);
+  if (!parsed.success) {
+    return { accepted: false, fieldErrors: [{ field: 'email', code: parsed.error.issues[0]?.message ?? 'validation.email' }] };
+  }
+  const at = (deps.now ?? new Date()).toISOString();
+  const inserted = await deps.db
+    .insertInto('membership_applications')
+    .values({
+      id: randomUUID(),
+      email: parsed.data,
+      language: languageOrDefault(input.language),
+      country: servedCountryOrNull(input.country),
+      consent_at: at,
+      created_at: at,
+      selected_at: null,
+      registration_code_id: null,
+    })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .executeTakeFirst();
+  // Logged without the address; the client's answer does not depend on it.
+  deps.logger?.info({ newApplication: Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1 }, 'membership interest: application received');
+  return { accepted: true, fieldErrors: [] };
+}

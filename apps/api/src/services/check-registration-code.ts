@@ -1,0 +1,115 @@
+/**
+ * The code check behind Query.registrationCodeDetails: is this invitation usable, who
+ * sent it, and which countries (with their consent documents) can the visitor pick.
+ */
+import {
+  REGISTRATION_CODE_MAX_LENGTH,
+  normalizeRegistrationCode,
+} from '@velvet/validation/registration-code';
+import type { Db } from '../db/connect.ts';
+import type { Customization } from '../db/schema.ts';
+import type { CountryOption } from './list-country-options.ts';
+import { listCountryOptions } from './list-country-options.ts';
+import { isReferrerBlocked } from './referrer-blocklist.ts';
+import type { RegistrationCodeError } from './registration-code-errors.ts';
+import { isBlocking } from './registration-code-errors.ts';
+import { verifyValidityTimestamp } from './registration-link.ts';
+
+export interface CheckRegistrationCodeInput {
+  registrationCode: string;
+  validityTimestamp?: string | null;
+  slug?: string | null;
+  referrer?: string | null;
+}
+
+export interface RegistrationCodeCheck {
+  /** In a fixed order; see REGISTRATION_CODE_ERRORS for which are blocking. */
+  errors: RegistrationCodeError[];
+  invitorName: string | null;
+  countryOptions: CountryOption[];
+  customization: Customization | null;
+}
+
+export interface CheckRegistrationCodeDeps {
+  db: Db;
+  /** Secret that signs validityTimestamp values (APP_SECRET). */
+  secret: string;
+  referrerBlocklist: readonly string[];
+  now?: Date;
+}
+
+const INVALID: RegistrationCodeCheck = {
+  errors: ['REGISTRATION_CODE_INVALID'],
+  invitorName: null,
+  countryOptions: [],
+  customization: null,
+};
+
+export async function checkRegistrationCode(
+  deps: CheckRegistrationCodeDeps,
+  input: CheckRegistrationCodeInput,
+): Promise<RegistrationCodeCheck> {
+  const now = deps.now ?? new Date();
+  const code = normalizeRegistrationCode(input.registrationCode);
+  if (code === '' || code.length > REGISTRATION_CODE_MAX_LENGTH) return INVALID;
+
+  const row = await deps.db
+    .selectFrom('registration_codes as rc')
+    .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
+    .select([
+      'rc.id',
+      'rc.code',
+      'rc.balance',
+      'rc.expires_at',
+      'rc.customization',
+      'rc.landing_slug',
+      'rc.requires_validity_timestamp',
+      'rc.disabled',
+      'inviter.first_name as inviter_first_name',
+      'inviter.status as inviter_status',
+    ])
+    .where('rc.code', '=', code)
+    .executeTakeFirst();
+  if (!row || row.disabled) return INVALID;
+
+  const errors = new Set<RegistrationCodeError>();
+
+  const validityTimestamp = input.validityTimestamp?.trim();
+  if (validityTimestamp) {
+    const link = verifyValidityTimestamp(row.code, validityTimestamp, deps.secret, now);
+    if (!link.ok) errors.add(link.reason === 'expired' ? 'REGISTRATION_CODE_EXPIRED' : 'REGISTRATION_CODE_INVALID');
+  } else if (row.requires_validity_timestamp) {
+    errors.add('REGISTRATION_TIMESTAMP_MISSING');
+  }
+
+  if (row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) errors.add('REGISTRATION_CODE_EXPIRED');
+
+  const inviterValid = row.inviter_status === 'active';
+  if (!inviterValid) errors.add('INVITER_INVALID');
+
+  if (row.balance <= 0) {
+    errors.add('REGISTRATION_CODE_NO_BALANCE_LEFT');
+  } else {
+    const pending = await deps.db
+      .selectFrom('members')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('registration_code_id', '=', row.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    if (Number(pending.count) >= row.balance) errors.add('REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS');
+  }
+
+  const slug = input.slug?.trim().toLowerCase();
+  if (slug && slug !== row.landing_slug?.toLowerCase()) errors.add('CUSTOMIZATION_MISSING');
+
+  if (isReferrerBlocked(input.referrer, deps.referrerBlocklist)) errors.add('REFERER_INVALID');
+
+  const list = [...errors];
+  const usable = !list.some(isBlocking);
+  return {
+    errors: list,
+    invitorName: inviterValid ? row.inviter_first_name : null,
+    countryOptions: usable ? await listCountryOptions(deps.db, now) : [],
+    customization: row.customization,
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Mutation.completeSocialRegistration: the social second step (spec §2, §3). The web app's
+ * OAuth callback hands the person over with a signed social token (@velvet/tokens, 15
+ * minutes) carrying what the identity provider said: the address, whether the provider
+ * verified it, names, provider and subject. The address is always the token's, never the
+ * form's. Then the one registration path of register-member.ts runs, with the preferences:
+ * a verified address is active at once (ACTIVATED, voucher, no email), an unverified one
+ * registers exactly like the email form (FORM_FINISHED and the activation email).
+ * A bad token is refused before anything is read or written.
+ */
+import { verifySocialToken } from '@velvet/tokens/signed-token';
+import type { Gender } from '@velvet/validation/registration';
+import type { ShoppingPreference } from '../db/schema.ts';
+import type { IssuedWelcomeVoucher } from './member-activation.ts';
+import type { FieldError, RegisterDeps, RegistrationRunOutcome } from './register-member.ts';
+import { runRegistration } from './register-member.ts';
+import type { RegistrationCodeError } from './registration-code-errors.ts';
+import type { TokenError } from './token-errors.ts';
+import { tokenError } from './token-errors.ts';
+
+export interface CompleteSocialRegistrationInput {
+  token: string;
+  registrationCode: string;
+  validityTimestamp?: string | null;
+  slug?: string | null;
+  gender?: Gender | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  country: string;
+  newsletter: boolean;
+  termsAccepted: boolean;
+  termsPkString: string;
+  dataPolicyPkString: string;
+  language: string;
+  shoppingPreferences: readonly ShoppingPreference[];
+}
+
+export interface SocialRegistrationResult {
+  outcome: RegistrationRunOutcome | null;
+  registrationId: string | null;
+  voucher: IssuedWelcomeVoucher | null;
+  firstName: string | null;
+  fieldErrors: FieldError[];
+  codeErrors: RegistrationCodeError[];
+  tokenError: TokenError | null;
+}
+
+/** The form's value when given, else the provider's. */
+const givenOr = (value: string | null | undefined, fallback: string | undefined) =>
+  value != null && value.trim() !== '' ? value : (fallback ?? null);
+
+export async function completeSocialRegistration(
+  deps: RegisterDeps,
+  input: CompleteSocialRegistrationInput,
+): Promise<SocialRegistrationResult> {
+  const now = deps.now ?? new Date();
+  const verified = await verifySocialToken(input.token, deps.secret, now);
+  if (!verified.ok) {
+    deps.logger?.info({ reason: verified.reason }, 'social registration: token refused');
+    return {
+      outcome: null,
+      registrationId: null,
+      voucher: null,
+      firstName: null,
+      fieldErrors: [],
+      codeErrors: [],
+      tokenError: tokenError(verified.reason),
+    };
+  }
+  const { claims } = verified;
+  const run = await runRegistration(
+    { ...deps, now },
+    {
+      registrationCode: input.registrationCode,
+      validityTimestamp: input.validityTimestamp ?? null,
+      slug: input.slug ?? null,
+      referrer: null,
+      email: claims.email,
+      gender: input.gender ?? null,
+      firstName: givenOr(input.firstName, claims.firstName),
+      lastName: givenOr(input.lastName, claims.lastName),
+      country: input.country,
+      newsletter: input.newsletter,
+      termsAccepted: input.termsAccepted,
+      termsPkString: input.termsPkString,
+      dataPolicyPkString: input.dataPolicyPkString,
+      language: input.language,
+      flow: 'SOCIAL',
+    },
+    {
+      emailVerified: claims.emailVerified,
+      shoppingPreferences: input.shoppingPreferences,
+      identity: { provider: claims.provider, subject: claims.subject },
+    },
+  );
+  return { ...run, tokenError: null };
+}

@@ -1,0 +1,55 @@
+/** Creates an admin user for the admin pages (CLI). The password is stored as a scrypt hash. */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '../db/connect.ts';
+import { isUniqueViolation } from '../lib/db-errors.ts';
+import { hashPassword } from '../lib/password.ts';
+import { fail, ok } from '../lib/result.ts';
+import type { Result } from '../lib/result.ts';
+
+export const ADMIN_PASSWORD_MIN_LENGTH = 12;
+
+export const createAdminUserInput = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email('email must be a valid email address')),
+  password: z
+    .string()
+    .min(ADMIN_PASSWORD_MIN_LENGTH, `password must be at least ${ADMIN_PASSWORD_MIN_LENGTH} characters`)
+    .max(1024, 'password is too long')
+    .optional(),
+});
+export type CreateAdminUserInput = z.input<typeof createAdminUserInput>;
+
+export interface CreatedAdminUser {
+  id: string;
+  email: string;
+  /** Set only when the password was generated here; show it once, it is not stored. */
+  generatedPassword: string | null;
+}
+
+/** 24 URL-safe characters, 144 bits. */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+export async function createAdminUser(
+  db: Db,
+  rawInput: CreateAdminUserInput,
+  now: Date = new Date(),
+): Promise<Result<CreatedAdminUser>> {
+  const parsed = createAdminUserInput.safeParse(rawInput);
+  if (!parsed.success) return fail(...parsed.error.issues.map((issue) => issue.message));
+  const { email } = parsed.data;
+  const generatedPassword = parsed.data.password === undefined ? generatePassword() : null;
+  const password = parsed.data.password ?? generatedPassword ?? '';
+  const id = randomUUID();
+  try {
+    await db
+      .insertInto('admin_users')
+      .values({ id, email, password_hash: await hashPassword(password), created_at: now.toISOString() })
+      .execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) return fail('an admin user with this email already exists');
+    throw error;
+  }
+  return ok({ id, email, generatedPassword });
+}

@@ -1,0 +1,90 @@
+/**
+ * What makes a member active, in the caller's transaction: shared by the emailed link
+ * (activate-account.ts) and by a social sign-up whose provider vouches for the address
+ * (register-member.ts). The caller holds the lock on the code's row (taken first) and on
+ * the member's row, so balance and status are read and written without a race.
+ */
+import type { Kysely } from 'kysely';
+import type { Customization, Database } from '../db/schema.ts';
+import {
+  WELCOME_VOUCHER_CURRENCY,
+  WELCOME_VOUCHER_VALIDITY_DAYS,
+  generateVoucherCode,
+  welcomeVoucherTerms,
+} from './welcome-voucher.ts';
+
+export interface IssuedWelcomeVoucher {
+  percent: number;
+  minimumOrderValue: number | null;
+  currency: string;
+  validUntil: string;
+  code: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The invitation is spent: the code's balance one lower, never below 0 (a pending member's
+ * place was held, so activation still succeeds when the balance is meanwhile 0).
+ */
+export async function spendInvitation(trx: Kysely<Database>, registrationCodeId: string | null): Promise<void> {
+  if (!registrationCodeId) return;
+  await trx
+    .updateTable('registration_codes')
+    .set((eb) => ({ balance: eb('balance', '-', 1) }))
+    .where('id', '=', registrationCodeId)
+    .where('balance', '>', 0)
+    .execute();
+}
+
+/** The first-order voucher, by the code's customization (welcome-voucher.ts), valid 14 days. */
+export async function grantWelcomeVoucher(
+  trx: Kysely<Database>,
+  memberId: string,
+  customization: Customization | null,
+  now: Date,
+): Promise<IssuedWelcomeVoucher> {
+  const terms = welcomeVoucherTerms(customization);
+  const voucher: IssuedWelcomeVoucher = {
+    percent: terms.percent,
+    minimumOrderValue: terms.minimumOrderValue,
+    currency: WELCOME_VOUCHER_CURRENCY,
+    validUntil: new Date(now.getTime() + WELCOME_VOUCHER_VALIDITY_DAYS * DAY_MS).toISOString(),
+    code: generateVoucherCode(),
+  };
+  await trx
+    .insertInto('welcome_vouchers')
+    .values({
+      member_id: memberId,
+      code: voucher.code,
+      percent: voucher.percent,
+      minimum_order_value: voucher.minimumOrderValue,
+      currency: voucher.currency,
+      valid_until: voucher.validUntil,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  return voucher;
+}
+
+/**
+ * A pending member becomes active: status and time, every unused activation link
+ * superseded (a link already marked used stays used), the invitation spent, the voucher granted.
+ */
+export async function activatePendingMember(
+  trx: Kysely<Database>,
+  member: { id: string; registrationCodeId: string | null; customization: Customization | null },
+  now: Date,
+): Promise<IssuedWelcomeVoucher> {
+  const at = now.toISOString();
+  await trx
+    .updateTable('activations')
+    .set({ superseded_at: at })
+    .where('member_id', '=', member.id)
+    .where('used_at', 'is', null)
+    .where('superseded_at', 'is', null)
+    .execute();
+  await trx.updateTable('members').set({ status: 'active', activated_at: at }).where('id', '=', member.id).execute();
+  await spendInvitation(trx, member.registrationCodeId);
+  return grantWelcomeVoucher(trx, member.id, member.customization, now);
+}

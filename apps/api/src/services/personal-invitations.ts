@@ -1,0 +1,226 @@
+/**
+ * Personal invitations for the waiting list and membership applicants (operators, through
+ * the CLI): a registration code for one person (balance 1, valid 30 days, default landing
+ * texts) whose inviter is the club itself — a system member "Velvet Rope", created once —
+ * and the invitation email with the code, in the person's language. For each person, code,
+ * "invited" mark and outbox row are one transaction: an email exists exactly when its code
+ * does, and nobody is invited twice (the entry's row is locked and re-read first).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { isLocale } from '@velvet/i18n/locales';
+import type { Locale } from '@velvet/i18n/locales';
+import { email as emailField } from '@velvet/validation/registration';
+import type { Db } from '../db/connect.ts';
+import { lockRow } from '../db/lock.ts';
+import type { Database } from '../db/schema.ts';
+import { isUniqueViolation } from '../lib/db-errors.ts';
+import { fail, ok } from '../lib/result.ts';
+import type { Result } from '../lib/result.ts';
+import { enqueueEmail } from '../mail/outbox.ts';
+import type { InvitationEmailPayload } from '../mail/outbox.ts';
+import { INVITER_EMAIL_DOMAIN, generateRegistrationCode } from './create-registration-code.ts';
+
+export const PERSONAL_CODE_VALIDITY_DAYS = 30;
+export const PERSONAL_CODE_BALANCE = 1;
+export const SYSTEM_INVITER_NAME = 'Velvet Rope';
+/** The system member's address: on the inviter domain, never a deliverable one. */
+export const SYSTEM_INVITER_EMAIL = `club@${INVITER_EMAIL_DOMAIN}`;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CODE_ATTEMPTS = 5;
+
+/** The landing page with the code: `${PUBLIC_URL}[/<lang> unless en]/?rc=<CODE>`. */
+export function invitationUrl(publicUrl: string, locale: string, code: string): string {
+  const lang = isLocale(locale) ? locale : 'en';
+  const url = new URL(`${publicUrl.replace(/\/$/, '')}${lang === 'en' ? '' : `/${lang}`}/`);
+  url.searchParams.set('rc', code);
+  return url.toString();
+}
+
+/** The member "Velvet Rope" that personal codes name as their inviter; created on first use. */
+export async function ensureSystemInviter(db: Db, now: Date = new Date()): Promise<string> {
+  const find = () => db.selectFrom('members').select('id').where('email', '=', SYSTEM_INVITER_EMAIL).executeTakeFirst();
+  const existing = await find();
+  if (existing) return existing.id;
+  const at = now.toISOString();
+  await db
+    .insertInto('members')
+    .values({
+      id: randomUUID(),
+      email: SYSTEM_INVITER_EMAIL,
+      first_name: SYSTEM_INVITER_NAME,
+      last_name: '',
+      gender: null,
+      country: null,
+      language: null,
+      status: 'active',
+      registration_code_id: null,
+      newsletter: false,
+      created_at: at,
+      activated_at: at,
+    })
+    // Two operators at once: the other insert won, use its row.
+    .onConflict((oc) => oc.column('email').doNothing())
+    .execute();
+  const created = await find();
+  if (!created) throw new Error('could not create the system inviter');
+  return created.id;
+}
+
+export interface IssuedInvitation {
+  email: string;
+  language: Locale;
+  code: string;
+  codeId: string;
+  expiresAt: string;
+  outboxId: string;
+}
+
+/** Inside the caller's transaction: the personal code and the invitation email. */
+async function issuePersonalInvitation(
+  trx: Kysely<Database>,
+  input: { inviterId: string; email: string; language: Locale; reason: InvitationEmailPayload['reason'] },
+  now: Date,
+): Promise<IssuedInvitation> {
+  const code = generateRegistrationCode();
+  const codeId = randomUUID();
+  const expiresAt = new Date(now.getTime() + PERSONAL_CODE_VALIDITY_DAYS * DAY_MS).toISOString();
+  await trx
+    .insertInto('registration_codes')
+    .values({
+      id: codeId,
+      code,
+      inviter_member_id: input.inviterId,
+      balance: PERSONAL_CODE_BALANCE,
+      expires_at: expiresAt,
+      customization: 'default',
+      landing_slug: null,
+      requires_validity_timestamp: false,
+      disabled: false,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  const outboxId = await enqueueEmail(
+    trx,
+    { template: 'invitation', recipient: input.email, locale: input.language, payload: { code, expiresAt, reason: input.reason } },
+    now,
+  );
+  return { email: input.email, language: input.language, code, codeId, expiresAt, outboxId };
+}
+
+/** Runs `work` in a transaction, again with a fresh code when a generated one collided. */
+async function withFreshCode<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      if (attempt < CODE_ATTEMPTS && isUniqueViolation(error)) continue;
+      throw error;
+    }
+  }
+}
+
+const languageOf = (value: string): Locale => (isLocale(value) ? value : 'en');
+
+/**
+ * Invites the `count` earliest entries of the waiting list not invited yet, one transaction
+ * each. Returns those invited (fewer when the list has fewer uninvited entries).
+ */
+export async function inviteFromWaitlist(db: Db, count: number, now: Date = new Date()): Promise<IssuedInvitation[]> {
+  if (!Number.isInteger(count) || count < 1) throw new RangeError('count must be a positive whole number');
+  const inviterId = await ensureSystemInviter(db, now);
+  const candidates = await db
+    .selectFrom('waitlist_entries')
+    .select('id')
+    .where('invited_at', 'is', null)
+    .orderBy('joined_at')
+    .orderBy('id')
+    .limit(count)
+    .execute();
+  const invited: IssuedInvitation[] = [];
+  for (const { id } of candidates) {
+    const issued = await withFreshCode(db, async (trx) => {
+      if (!(await lockRow(trx, 'waitlist_entries', id))) return null;
+      const entry = await trx.selectFrom('waitlist_entries').select(['email', 'language', 'invited_at']).where('id', '=', id).executeTakeFirstOrThrow();
+      // Another operator invited this entry meanwhile.
+      if (entry.invited_at !== null) return null;
+      const invitation = await issuePersonalInvitation(
+        trx,
+        { inviterId, email: entry.email, language: languageOf(entry.language), reason: 'waitlist' },
+        now,
+      );
+      await trx
+        .updateTable('waitlist_entries')
+        .set({ invited_at: now.toISOString(), registration_code_id: invitation.codeId })
+        .where('id', '=', id)
+        .execute();
+      return invitation;
+    });
+    if (issued) invited.push(issued);
+  }
+  return invited;
+}
+
+/** Selects the applicant with this address: a personal code and the invitation email. */
+export async function selectMembershipApplication(db: Db, rawEmail: string, now: Date = new Date()): Promise<Result<IssuedInvitation>> {
+  const parsed = emailField.safeParse(rawEmail);
+  if (!parsed.success) return fail(`${rawEmail.trim() || '(empty)'} is not a valid email address`);
+  const email = parsed.data;
+  const application = await db.selectFrom('membership_applications').select('id').where('email', '=', email).executeTakeFirst();
+  if (!application) return fail(`no membership application from ${email}`);
+  const inviterId = await ensureSystemInviter(db, now);
+  const issued = await withFreshCode(db, async (trx): Promise<Result<IssuedInvitation>> => {
+    await lockRow(trx, 'membership_applications', application.id);
+    const row = await trx
+      .selectFrom('membership_applications')
+      .select(['language', 'selected_at'])
+      .where('id', '=', application.id)
+      .executeTakeFirstOrThrow();
+    if (row.selected_at !== null) return fail(`${email} was already selected on ${row.selected_at}`);
+    const invitation = await issuePersonalInvitation(trx, { inviterId, email, language: languageOf(row.language), reason: 'interest' }, now);
+    await trx
+      .updateTable('membership_applications')
+      .set({ selected_at: now.toISOString(), registration_code_id: invitation.codeId })
+      .where('id', '=', application.id)
+      .execute();
+    return ok(invitation);
+  });
+  return issued;
+}
+
+export interface WaitlistRow {
+  email: string;
+  language: string;
+  joinedAt: string;
+  invitedAt: string | null;
+}
+
+/** The waiting list, earliest first. */
+export async function listWaitlist(db: Db): Promise<WaitlistRow[]> {
+  const rows = await db
+    .selectFrom('waitlist_entries')
+    .select(['email', 'language', 'joined_at', 'invited_at'])
+    .orderBy('joined_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ email: r.email, language: r.language, joinedAt: r.joined_at, invitedAt: r.invited_at }));
+}
+
+export interface ApplicationRow {
+  email: string;
+  language: string;
+  country: string | null;
+  appliedAt: string;
+  selectedAt: string | null;
+}
+
+/** The membership applications, earliest first. */
+export async function listMembershipApplications(db: Db): Promise<ApplicationRow[]> {
+  const rows = await db
+    .selectFrom('membership_applications')
+    .select(['email', 'language', 'country', 'created_at', 'selected_at'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ email: r.email, language: r.language, country: r.country, appliedAt: r.created_at, selectedAt: r.selected_at }));
+}

@@ -1,0 +1,201 @@
+/** Mutation.activateAccount and Query.registrationStatus, on SQLite and PostgreSQL. */
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Customization } from '../src/db/schema.ts';
+import { hashToken } from '../src/lib/tokens.ts';
+import { WELCOME_VOUCHER_VALIDITY_DAYS } from '../src/services/welcome-voucher.ts';
+import { createTestApi } from './support/api.ts';
+import type { TestApi } from './support/api.ts';
+import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
+import type { TestDatabase } from './support/database.ts';
+import { testEnv } from './support/env.ts';
+import { insertCode } from './support/factories.ts';
+import { graphql } from './support/graphql.ts';
+import { ACTIVATE, REGISTER, activationIdsFor, latestActivationId, uniqueEmail, validInput } from './support/registration.ts';
+import type { RegisterPayload } from './support/registration.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface ActivatePayload {
+  outcome: string;
+  voucher: { percent: number; minimumOrderValue: number | null; currency: string; validUntil: string; code: string } | null;
+  firstName: string | null;
+  language: string | null;
+  registrationId: string | null;
+}
+
+const STATUS = 'query status($id: String!) { registrationStatus(registrationId: $id) { registrationId state } }';
+
+describe.each(ENGINES)('activateAccount on %s', (engine) => {
+  let database: TestDatabase;
+  let api: TestApi;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    api = await createTestApi({ env: testEnv(), db: database.db });
+  });
+  afterEach(async () => {
+    await deleteAllData(database.db);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await database?.close();
+  });
+
+  async function registered(fields: { balance?: number; customization?: Customization | null; language?: string } = {}) {
+    const { id: codeId, code } = await insertCode(database.db, { balance: fields.balance ?? 5, customization: fields.customization ?? null });
+    const email = uniqueEmail();
+    const { body } = await graphql<{ register: RegisterPayload }>(api.yoga, REGISTER, {
+      variables: { input: validInput(code, { email, language: fields.language ?? 'en' }) },
+    });
+    const registrationId = body.data?.register.registrationId;
+    if (!registrationId) throw new Error(`registration failed: ${JSON.stringify(body)}`);
+    return { codeId, code, email, registrationId, activationId: await latestActivationId(database.db, email) };
+  }
+
+  async function activate(activationId: string): Promise<ActivatePayload> {
+    const { body } = await graphql<{ activateAccount: ActivatePayload }>(api.yoga, ACTIVATE, { variables: { activationId } });
+    expect(body.errors).toBeUndefined();
+    if (!body.data) throw new Error('no data');
+    return body.data.activateAccount;
+  }
+
+  const balanceOf = async (codeId: string) =>
+    (await database.db.selectFrom('registration_codes').select('balance').where('id', '=', codeId).executeTakeFirstOrThrow()).balance;
+
+  it('activates: member active, balance − 1, link used, welcome voucher, consent kept', async () => {
+    const { codeId, registrationId, activationId } = await registered({ balance: 5, language: 'it' });
+    const before = Date.now();
+    const payload = await activate(activationId);
+    expect(payload).toMatchObject({ outcome: 'ACTIVATED', firstName: 'Zoë', language: 'it', registrationId });
+    expect(payload.voucher).toMatchObject({ percent: 10, minimumOrderValue: null, currency: 'EUR' });
+    expect(payload.voucher?.code).toMatch(/^WELCOME-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    const validFor = Date.parse(payload.voucher?.validUntil ?? '') - before;
+    expect(validFor).toBeGreaterThanOrEqual(WELCOME_VOUCHER_VALIDITY_DAYS * DAY_MS - 1000);
+    expect(validFor).toBeLessThanOrEqual(WELCOME_VOUCHER_VALIDITY_DAYS * DAY_MS + 5000);
+
+    const member = await database.db.selectFrom('members').selectAll().where('id', '=', registrationId).executeTakeFirstOrThrow();
+    expect(member.status).toBe('active');
+    expect(member.activated_at).not.toBeNull();
+    expect(await balanceOf(codeId)).toBe(4);
+    const activation = await database.db.selectFrom('activations').selectAll().where('member_id', '=', registrationId).executeTakeFirstOrThrow();
+    expect(activation.used_at).not.toBeNull();
+    const voucher = await database.db.selectFrom('welcome_vouchers').selectAll().where('member_id', '=', registrationId).executeTakeFirstOrThrow();
+    expect(voucher).toMatchObject({ code: payload.voucher?.code, percent: 10, minimum_order_value: null, currency: 'EUR' });
+    expect(await database.db.selectFrom('consents').select('id').where('member_id', '=', registrationId).execute()).toHaveLength(1);
+
+    const { body } = await graphql(api.yoga, STATUS, { variables: { id: registrationId } });
+    expect(body.data).toEqual({ registrationStatus: { registrationId, state: 'ACTIVE' } });
+  });
+
+  it.each([
+    ['social-10-percent-no-mov', 10, null],
+    ['social-15-percent-no-mov', 15, null],
+    ['social-15-percent-mov', 15, 100],
+    ['social-20-percent-mov', 20, 150],
+    ['viral', 10, null],
+    [null, 10, null],
+  ] as const)('gives a code with customization %s a %i %% voucher (minimum %s)', async (customization, percent, minimum) => {
+    const { activationId } = await registered({ customization });
+    const payload = await activate(activationId);
+    expect(payload.voucher).toMatchObject({ percent, minimumOrderValue: minimum, currency: 'EUR' });
+  });
+
+  it('refuses a used link → FAILED, and changes nothing', async () => {
+    const { codeId, activationId } = await registered();
+    expect((await activate(activationId)).outcome).toBe('ACTIVATED');
+    const again = await activate(activationId);
+    expect(again).toMatchObject({ outcome: 'FAILED', voucher: null, firstName: null });
+    expect(await balanceOf(codeId)).toBe(4);
+    expect(await database.db.selectFrom('welcome_vouchers').select('code').execute()).toHaveLength(1);
+  });
+
+  it('answers NOT_FOUND for unknown or malformed ids', async () => {
+    await registered();
+    for (const id of ['A'.repeat(43), 'short', '', `${'A'.repeat(42)}!`, 'x'.repeat(5000)]) {
+      expect(await activate(id)).toEqual({ outcome: 'NOT_FOUND', voucher: null, firstName: null, language: null, registrationId: null });
+    }
+  });
+
+  it('refuses an expired link → FAILED', async () => {
+    const { registrationId, activationId } = await registered({ language: 'sv' });
+    await database.db
+      .updateTable('activations')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('member_id', '=', registrationId)
+      .execute();
+    expect(await activate(activationId)).toMatchObject({ outcome: 'FAILED', language: 'sv', voucher: null });
+    const member = await database.db.selectFrom('members').select('status').where('id', '=', registrationId).executeTakeFirstOrThrow();
+    expect(member.status).toBe('pending');
+  });
+
+  it('refuses a superseded link → FAILED; the newest one works; then the old one of an active member still fails', async () => {
+    const { code, email, registrationId } = await registered();
+    await graphql(api.yoga, REGISTER, { variables: { input: validInput(code, { email }) } });
+    const [older, newer] = await activationIdsFor(database.db, email);
+    if (!older || !newer) throw new Error('expected two links');
+    expect((await activate(older)).outcome).toBe('FAILED');
+    expect((await activate(newer)).outcome).toBe('ACTIVATED');
+    expect((await activate(older)).outcome).toBe('FAILED');
+    const { body } = await graphql(api.yoga, STATUS, { variables: { id: registrationId } });
+    expect(body.data).toEqual({ registrationStatus: { registrationId, state: 'ACTIVE' } });
+  });
+
+  it('refuses a blocked member → FAILED', async () => {
+    const { registrationId, activationId } = await registered();
+    await database.db.updateTable('members').set({ status: 'blocked' }).where('id', '=', registrationId).execute();
+    expect((await activate(activationId)).outcome).toBe('FAILED');
+    const { body } = await graphql(api.yoga, STATUS, { variables: { id: registrationId } });
+    expect(body.data).toEqual({ registrationStatus: null });
+  });
+
+  it('stores only the hash of an activation id: the database never contains the id itself', async () => {
+    const { email, activationId } = await registered();
+    const tables = ['members', 'consents', 'activations', 'email_outbox', 'registration_codes', 'welcome_vouchers'] as const;
+    const dump = async () => {
+      const rows = await Promise.all(tables.map((table) => database.db.selectFrom(table).selectAll().execute()));
+      return JSON.stringify(rows);
+    };
+    expect(await dump()).toContain(email);
+    expect(await dump()).not.toContain(activationId);
+    const stored = await database.db.selectFrom('activations').select('token_hash').executeTakeFirstOrThrow();
+    expect(stored.token_hash).toBe(hashToken(activationId));
+    await activate(activationId);
+    expect(await dump()).not.toContain(activationId);
+  });
+
+  it('answers registrationStatus PENDING, and null for unknown ids', async () => {
+    const { registrationId } = await registered();
+    const pending = await graphql(api.yoga, STATUS, { variables: { id: registrationId } });
+    expect(pending.body.data).toEqual({ registrationStatus: { registrationId, state: 'PENDING' } });
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'nonsense']) {
+      const unknown = await graphql(api.yoga, STATUS, { variables: { id } });
+      expect(unknown.body.data).toEqual({ registrationStatus: null });
+    }
+  });
+
+  it('activates one link once under 10 parallel attempts: one ACTIVATED, balance − 1 once', async () => {
+    const { codeId, activationId } = await registered({ balance: 3 });
+    const results = await Promise.all(Array.from({ length: 10 }, () => activate(activationId)));
+    expect(results.filter((r) => r.outcome === 'ACTIVATED')).toHaveLength(1);
+    expect(results.filter((r) => r.outcome === 'FAILED')).toHaveLength(9);
+    expect(await balanceOf(codeId)).toBe(2);
+  });
+
+  it('lets every held place activate in parallel, never taking the balance below 0', async () => {
+    const { id: codeId, code } = await insertCode(database.db, { balance: 6 });
+    const emails = Array.from({ length: 6 }, () => uniqueEmail());
+    for (const email of emails) {
+      const { body } = await graphql<{ register: RegisterPayload }>(api.yoga, REGISTER, { variables: { input: validInput(code, { email }) } });
+      expect(body.data?.register.outcome).toBe('FORM_FINISHED');
+    }
+    // The inviter's balance drops meanwhile (e.g. an admin correction): their places were held all the same.
+    await database.db.updateTable('registration_codes').set({ balance: 2 }).where('id', '=', codeId).execute();
+    const ids = await Promise.all(emails.map((email) => latestActivationId(database.db, email)));
+    const results = await Promise.all(ids.map((id) => activate(id)));
+    expect(results.map((r) => r.outcome)).toEqual(Array(6).fill('ACTIVATED'));
+    expect(await balanceOf(codeId)).toBe(0);
+    const constraint = database.db.updateTable('registration_codes').set({ balance: sql`balance - 1` }).where('id', '=', codeId).execute();
+    await expect(constraint).rejects.toThrow();
+  });
+});

@@ -1,0 +1,216 @@
+/** Admin sign-in, sessions and the registration link generator, on SQLite and PostgreSQL. */
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deriveKey } from '../src/lib/tokens.ts';
+import { createRateLimiters } from '../src/rate-limit.ts';
+import { ADMIN_SESSION_HOURS } from '../src/services/admin-sessions.ts';
+import { createAdminUser } from '../src/services/create-admin-user.ts';
+import { verifyValidityTimestamp } from '../src/services/registration-link.ts';
+import { createTestApi } from './support/api.ts';
+import type { TestApi } from './support/api.ts';
+import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
+import type { TestDatabase } from './support/database.ts';
+import { TEST_SECRET, testEnv } from './support/env.ts';
+import { insertCode } from './support/factories.ts';
+import { CHECK_CODE, graphql } from './support/graphql.ts';
+import type { CodeDetails } from './support/graphql.ts';
+
+const LOGIN = 'mutation login($email: String!, $password: String!) { adminLogin(email: $email, password: $password) { token expiresAt error } }';
+const SESSION = '{ adminSession { email expiresAt } }';
+const LOGOUT = 'mutation { adminLogout }';
+const GENERATE =
+  'mutation generate($code: String!) { generateRegistrationLink(registrationCode: $code) { url expiresAt errors } }';
+const PASSWORD = 'correct horse battery staple';
+
+interface LoginPayload {
+  token: string | null;
+  expiresAt: string | null;
+  error: string | null;
+}
+interface LinkPayload {
+  url: string | null;
+  expiresAt: string | null;
+  errors: string[];
+}
+
+describe.each(ENGINES)('admin on %s', (engine) => {
+  let database: TestDatabase;
+  let api: TestApi;
+  const env = testEnv({ PUBLIC_URL: 'https://club.example' });
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    api = await createTestApi({ env, db: database.db });
+  });
+  afterEach(async () => {
+    await deleteAllData(database.db);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await database?.close();
+  });
+
+  const bearer = (token: string | null): { headers: Record<string, string> } => ({
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+
+  async function login(email: string, password: string, target = api) {
+    const { body } = await graphql<{ adminLogin: LoginPayload }>(target.yoga, LOGIN, { variables: { email, password } });
+    return body;
+  }
+  async function signedIn(): Promise<string> {
+    const email = `admin-${randomUUID()}@example.test`;
+    await createAdminUser(database.db, { email, password: PASSWORD });
+    const body = await login(email, PASSWORD);
+    const token = body.data?.adminLogin.token;
+    if (!token) throw new Error('login failed');
+    return token;
+  }
+  async function generate(code: string, token: string | null) {
+    return graphql<{ generateRegistrationLink: LinkPayload }>(api.yoga, GENERATE, { variables: { code }, ...bearer(token) });
+  }
+
+  it('signs in with the right password: a token for 8 hours and a session row', async () => {
+    const email = `admin-${randomUUID()}@example.test`;
+    await createAdminUser(database.db, { email, password: PASSWORD });
+    const before = Date.now();
+    const body = await login(`  ${email.toUpperCase()} `, PASSWORD);
+    const after = Date.now();
+    const payload = body.data?.adminLogin;
+    expect(payload?.error).toBeNull();
+    expect(payload?.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    // Issued somewhere between the request and the answer, valid for exactly eight hours.
+    const expiresAt = Date.parse(payload?.expiresAt ?? '');
+    expect(expiresAt).toBeGreaterThanOrEqual(before + ADMIN_SESSION_HOURS * 3600_000 - 1000);
+    expect(expiresAt).toBeLessThanOrEqual(after + ADMIN_SESSION_HOURS * 3600_000 + 1000);
+    const session = await graphql(api.yoga, SESSION, bearer(payload?.token ?? null));
+    expect(session.body.data).toEqual({ adminSession: { email, expiresAt: payload?.expiresAt } });
+    expect(await database.db.selectFrom('admin_sessions').select('id').execute()).toHaveLength(1);
+  });
+
+  it('refuses a wrong password and an unknown email alike', async () => {
+    const email = `admin-${randomUUID()}@example.test`;
+    await createAdminUser(database.db, { email, password: PASSWORD });
+    for (const [e, p] of [
+      [email, 'wrong password!'],
+      [`nobody-${randomUUID()}@example.test`, PASSWORD],
+      ['', ''],
+    ] as const) {
+      const body = await login(e, p);
+      expect(body.data?.adminLogin).toEqual({ token: null, expiresAt: null, error: 'INVALID_CREDENTIALS' });
+    }
+    expect(await database.db.selectFrom('admin_sessions').select('id').execute()).toEqual([]);
+  });
+
+  it('answers adminSession null without, or with a malformed, token', async () => {
+    const variants: Record<string, string>[] = [{}, { authorization: 'Bearer nonsense' }, { authorization: 'Basic abc' }];
+    for (const headers of variants) {
+      const { body } = await graphql(api.yoga, SESSION, { headers });
+      expect(body.data).toEqual({ adminSession: null });
+    }
+  });
+
+  it('generates a registration link only for a signed-in admin', async () => {
+    const { code } = await insertCode(database.db);
+    const anonymous = await generate(code, null);
+    expect(anonymous.body.data ?? null).toBeNull();
+    expect(anonymous.body.errors?.[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED' } });
+
+    const token = await signedIn();
+    const { body } = await generate(code.toLowerCase(), token);
+    const link = body.data?.generateRegistrationLink;
+    expect(link?.errors).toEqual([]);
+    const url = new URL(link?.url ?? '');
+    expect(url.origin + url.pathname).toBe('https://club.example/');
+    expect(url.searchParams.get('rc')).toBe(code);
+    const validityTimestamp = url.searchParams.get('validityTimestamp') ?? '';
+    const verified = verifyValidityTimestamp(code, validityTimestamp, TEST_SECRET);
+    expect(verified).toEqual({ ok: true, expiresAt: new Date(link?.expiresAt ?? '') });
+    expect(Date.parse(link?.expiresAt ?? '') - Date.now()).toBeGreaterThan(14 * 24 * 3600_000 - 5000);
+
+    const check = (value: string) =>
+      graphql<{ registrationCodeDetails: CodeDetails }>(api.yoga, CHECK_CODE, { variables: { registrationCode: code, validityTimestamp: value } });
+    expect((await check(validityTimestamp)).body.data?.registrationCodeDetails.errors).toEqual([]);
+    const [expiry, signature] = validityTimestamp.split('.');
+    const tampered = `${Number(expiry) + 86_400}.${signature}`;
+    expect((await check(tampered)).body.data?.registrationCodeDetails.errors).toEqual(['REGISTRATION_CODE_INVALID']);
+  });
+
+  it('generates links for link-only codes, and refuses unusable codes with their errors', async () => {
+    const token = await signedIn();
+    const linkOnly = await insertCode(database.db, { requiresValidityTimestamp: true });
+    expect((await generate(linkOnly.code, token)).body.data?.generateRegistrationLink.url).toContain('validityTimestamp=');
+    const empty = await insertCode(database.db, { balance: 0 });
+    expect((await generate(empty.code, token)).body.data?.generateRegistrationLink).toEqual({
+      url: null,
+      expiresAt: null,
+      errors: ['REGISTRATION_CODE_NO_BALANCE_LEFT'],
+    });
+    expect((await generate('NO-SUCH-CODE', token)).body.data?.generateRegistrationLink.errors).toEqual(['REGISTRATION_CODE_INVALID']);
+  });
+
+  it('signs out: the session is revoked and the token refused from then on', async () => {
+    const token = await signedIn();
+    const { code } = await insertCode(database.db);
+    expect((await graphql(api.yoga, LOGOUT, bearer(token))).body.data).toEqual({ adminLogout: true });
+    expect((await graphql(api.yoga, SESSION, bearer(token))).body.data).toEqual({ adminSession: null });
+    expect((await generate(code, token)).body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await graphql(api.yoga, LOGOUT, bearer(token))).body.data).toEqual({ adminLogout: false });
+    const row = await database.db.selectFrom('admin_sessions').select('revoked_at').executeTakeFirstOrThrow();
+    expect(row.revoked_at).not.toBeNull();
+  });
+
+  it('refuses an expired token, an expired session row and a token signed with another secret', async () => {
+    const token = await signedIn();
+    const { id } = await database.db.selectFrom('admin_sessions').select('id').executeTakeFirstOrThrow();
+    const sign = (secret: string, exp: number) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(id)
+        .setIssuer('velvet-api')
+        .setAudience('velvet-admin')
+        .setIssuedAt(exp - 3600)
+        .setExpirationTime(exp)
+        .sign(new Uint8Array(deriveKey(secret, 'admin-session-jwt')));
+    const now = Math.floor(Date.now() / 1000);
+    // The same session, well signed, but past its exp:
+    expect((await graphql(api.yoga, SESSION, bearer(await sign(TEST_SECRET, now - 10)))).body.data).toEqual({ adminSession: null });
+    // A genuine-looking token from someone without our secret:
+    expect((await graphql(api.yoga, SESSION, bearer(await sign('another-secret-another-secret-0123456789', now + 3600)))).body.data).toEqual({
+      adminSession: null,
+    });
+    // A valid token whose session row has expired:
+    expect((await graphql(api.yoga, SESSION, bearer(token))).body.data).not.toEqual({ adminSession: null });
+    await database.db.updateTable('admin_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    expect((await graphql(api.yoga, SESSION, bearer(token))).body.data).toEqual({ adminSession: null });
+  });
+
+  it('limits sign-in attempts per IP (5/minute) and per email (10/hour)', async () => {
+    const limited = await createTestApi({
+      env: testEnv({ TRUST_PROXY: 'true' }),
+      db: database.db,
+      limiters: createRateLimiters({ REDIS_URL: undefined }),
+    });
+    try {
+      const from = (ip: string, email: string) =>
+        graphql<{ adminLogin: LoginPayload }>(limited.yoga, LOGIN, {
+          variables: { email, password: 'wrong password!' },
+          headers: { 'x-forwarded-for': ip },
+        });
+      for (let i = 0; i < 5; i++) expect((await from('203.0.113.5', `a${i}@example.test`)).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      const sixth = await from('203.0.113.5', 'a9@example.test');
+      expect(sixth.body.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(sixth.body.errors?.[0]?.extensions?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+
+      // One email from many addresses: ten tries an hour.
+      for (let i = 0; i < 10; i++) {
+        expect((await from(`198.51.100.${i + 1}`, 'target@example.test')).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      }
+      const eleventh = await from('198.51.100.200', 'TARGET@example.test');
+      expect(eleventh.body.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
+    } finally {
+      await limited.close();
+    }
+  });
+});

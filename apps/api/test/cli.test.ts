@@ -1,0 +1,342 @@
+/** The admin CLI as an operator runs it: a child process with DATABASE_URL pointing at a temp SQLite file. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { verifyLobbyToken } from '@velvet/tokens/signed-token';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from '../src/db/connect.ts';
+import type { DatabaseConnection } from '../src/db/connect.ts';
+import { verifyValidityTimestamp } from '../src/services/registration-link.ts';
+import { createTestApi } from './support/api.ts';
+import { TEST_SECRET, testEnv } from './support/env.ts';
+import { CHECK_CODE, graphql } from './support/graphql.ts';
+import type { CodeDetails } from './support/graphql.ts';
+import { deliverAll, insertApplication, insertWaitlistEntry } from './support/invitations.ts';
+
+const API_DIR = fileURLToPath(new URL('..', import.meta.url));
+const TSX = path.join(API_DIR, '../../node_modules/.bin/tsx');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('admin CLI', () => {
+  let dir: string;
+  let env: Record<string, string>;
+
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'velvet-cli-'));
+    env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dir,
+      NODE_ENV: 'test',
+      DATA_DIR: dir,
+      DATABASE_URL: `file:${path.join(dir, 'cli.sqlite')}`,
+      APP_SECRET: TEST_SECRET,
+      PUBLIC_URL: 'https://club.example',
+      SEED_DEMO: 'false',
+    };
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(TSX, ['src/cli.ts', ...args], { cwd: API_DIR, env: { ...env, ...extraEnv } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  it('creates a code that `code list` then shows', async () => {
+    const created = await cli([
+      'code', 'create', '--inviter', 'Clara', '--balance', '7', '--code', 'cli-test-1',
+      '--expires', '2030-01-31', '--customization', 'social-10-percent-no-mov', '--slug', 'clara',
+    ]);
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(created.stdout).toContain('created registration code CLI-TEST-1');
+
+    const list = await cli(['code', 'list']);
+    expect(list.code).toBe(0);
+    const line = list.stdout.split('\n').find((l) => l.startsWith('CLI-TEST-1'));
+    expect(line).toMatch(/^CLI-TEST-1\s+Clara\s+7\s+0\s+2030-01-31T00:00:00.000Z\s+social-10-percent-no-mov\s+valid$/);
+
+    const json = await cli(['code', 'list', '--json']);
+    expect(JSON.parse(json.stdout)).toContainEqual(
+      expect.objectContaining({ code: 'CLI-TEST-1', inviter: 'Clara', balance: 7, pending: 0, state: 'valid', landingSlug: 'clara' }),
+    );
+  });
+
+  it.each([
+    [['code', 'create', '--inviter', 'X', '--balance', '-1'], /balance.*non-negative/],
+    [['code', 'create', '--inviter', 'X', '--balance', 'ten'], /balance.*non-negative/],
+    [['code', 'create', '--inviter', 'X', '--balance', '1', '--expires', 'tomorrow'], /ISO 8601/],
+    [['code', 'create', '--inviter', 'X', '--balance', '1', '--customization', 'fancy'], /Allowed choices/],
+    [['code', 'create', '--inviter', 'X', '--balance', '1', '--code', 'no spaces'], /4-64 letters/],
+    [['code', 'create', '--balance', '1'], /--inviter/],
+    [['code', 'explode'], /unknown command/],
+    [['link', 'create', '--code', 'NOPE-NOPE'], /does not exist/],
+    [['admin', 'create', '--email', 'ops@example.test', '--password', 'short'], /at least 12/],
+    [['admin', 'create', '--email', 'nope', '--password', 'long enough password'], /valid email/],
+    [['waitlist', 'invite'], /--count/],
+    [['waitlist', 'invite', '--count', '0'], /whole number from 1 to 10000/],
+    [['interest', 'select', '--email', 'nobody@example.test'], /no membership application from nobody@example.test/],
+    [['interest', 'select', '--email', 'nope'], /nope is not a valid email address/],
+    [['token', 'lobby', '--email', 'nope'], /valid email address/],
+    [['token', 'lobby', '--email', 'a@example.test', '--days', '0'], /whole number from 1 to 365/],
+  ])('exits 2 with a message for %j', async (args, message) => {
+    const run = await cli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it('refuses a duplicate code with exit code 2', async () => {
+    expect((await cli(['code', 'create', '--inviter', 'Dup', '--balance', '1', '--code', 'DUP-CODE'])).code).toBe(0);
+    const again = await cli(['code', 'create', '--inviter', 'Dup', '--balance', '1', '--code', 'dup-code']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('registration code DUP-CODE already exists');
+  });
+
+  it('prints a registration link that verifies for 14 days', async () => {
+    await cli(['code', 'create', '--inviter', 'Lena', '--balance', '2', '--code', 'LINK-TEST', '--requires-timestamp']);
+    const run = await cli(['link', 'create', '--code', 'link-test']);
+    expect(run.code).toBe(0);
+    const url = new URL(run.stdout.trim());
+    expect(url.origin).toBe('https://club.example');
+    expect(url.searchParams.get('rc')).toBe('LINK-TEST');
+    const check = verifyValidityTimestamp('LINK-TEST', url.searchParams.get('validityTimestamp') ?? '', TEST_SECRET);
+    expect(check.ok).toBe(true);
+    if (check.ok) {
+      const days = (check.expiresAt.getTime() - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(13.99);
+      expect(days).toBeLessThanOrEqual(14);
+    }
+    const based = await cli(['link', 'create', '--code', 'LINK-TEST', '--base', 'http://localhost:3000/']);
+    expect(based.stdout).toMatch(/^http:\/\/localhost:3000\/\?rc=LINK-TEST&validityTimestamp=\d+\.[\w-]{43}\n$/);
+  });
+
+  it('creates an admin user, generating the password when none is given', async () => {
+    const generated = await cli(['admin', 'create', '--email', 'Ops@Example.test']);
+    expect(generated.code).toBe(0);
+    expect(generated.stdout).toContain('created admin user ops@example.test');
+    expect(generated.stdout).toMatch(/generated password \(shown once, store it now\): [\w-]{24}/);
+    const fromEnv = await cli(['admin', 'create', '--email', 'env@example.test'], { ADMIN_PASSWORD: 'from the environment' });
+    expect(fromEnv.code).toBe(0);
+    expect(fromEnv.stdout).not.toContain('generated password');
+  });
+
+  it('migrates and seeds on request, respecting SEED_DEMO', async () => {
+    const fresh = { DATABASE_URL: `file:${path.join(dir, 'seed.sqlite')}` };
+    expect((await cli(['migrate'], fresh)).stdout).toContain('applied: 0001-initial');
+    expect((await cli(['migrate'], fresh)).stdout).toContain('already up to date');
+    expect((await cli(['seed'], fresh)).stdout).toContain('not seeded: SEED_DEMO is false');
+    expect((await cli(['seed'], { ...fresh, SEED_DEMO: 'true' })).stdout).toContain('seeded 7 demo registration codes');
+    expect((await cli(['seed'], { ...fresh, SEED_DEMO: 'true' })).stdout).toContain('already has members');
+    const list = await cli(['code', 'list'], fresh);
+    for (const code of ['WELCOME2026', 'VIP-ANNA', 'EXPIRED2025', 'NOBALANCE', 'FULLHOUSE', 'BLOCKED', 'LINKONLY']) {
+      expect(list.stdout).toContain(code);
+    }
+    expect(list.stdout).toMatch(/FULLHOUSE\s+Lukas\s+2\s+2\s+-\s+-\s+full/);
+  });
+
+  it('lists the outbox and makes a failed email due again with `mail retry`', async () => {
+    expect((await cli(['migrate'])).code).toBe(0);
+    const database = connectDatabase(env.DATABASE_URL ?? '');
+    const row = (id: string, status: 'failed' | 'sent', attempts: number) => ({
+      id,
+      recipient: 'someone@example.test',
+      template: 'activation',
+      locale: 'en',
+      payload: '{}',
+      status,
+      attempts,
+      next_attempt_at: '2026-11-01T10:00:00.000Z',
+      locked_until: null,
+      last_error: status === 'failed' ? 'Error: connect ECONNREFUSED' : null,
+      created_at: '2026-11-01T10:00:00.000Z',
+      sent_at: status === 'sent' ? '2026-11-01T10:00:01.000Z' : null,
+    });
+    try {
+      await database.db.insertInto('email_outbox').values([row('mail-failed-1', 'failed', 10), row('mail-sent-1', 'sent', 1)]).execute();
+    } finally {
+      await database.close();
+    }
+    const list = await cli(['mail', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^ID\s+TEMPLATE\s+STATUS\s+ATTEMPTS\s+CREATED/);
+    expect(list.stdout).toMatch(/mail-failed-1\s+activation\s+failed\s+10\s+2026-11-01T10:00:00.000Z/);
+    expect(list.stdout).not.toContain('someone@example.test');
+
+    const retry = await cli(['mail', 'retry', '--id', 'mail-failed-1']);
+    expect(retry).toMatchObject({ code: 0, stderr: '' });
+    const json = JSON.parse((await cli(['mail', 'list', '--json', '--status', 'pending'])).stdout) as { id: string; attempts: number }[];
+    expect(json).toEqual([expect.objectContaining({ id: 'mail-failed-1', attempts: 0 })]);
+
+    const sent = await cli(['mail', 'retry', '--id', 'mail-sent-1']);
+    expect(sent.code).toBe(2);
+    expect(sent.stderr).toContain('already sent');
+    const unknown = await cli(['mail', 'retry', '--id', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no outbox row nope');
+  });
+
+  it('seeds the admin user named by ADMIN_EMAIL and ADMIN_PASSWORD once', async () => {
+    const fresh = { DATABASE_URL: `file:${path.join(dir, 'admin-seed.sqlite')}` };
+    const admin = { ADMIN_EMAIL: 'Boss@Example.test', ADMIN_PASSWORD: 'a long admin password' };
+    expect((await cli(['seed'], { ...fresh, ...admin })).stdout).toContain('created the admin user named by ADMIN_EMAIL');
+    expect((await cli(['seed'], { ...fresh, ...admin })).stdout).toContain('already exists');
+    expect((await cli(['seed'], { ...fresh, ADMIN_EMAIL: 'other@example.test' })).stdout).not.toContain('admin');
+  });
+
+  /** A fresh, migrated SQLite file for one test, and a connection to it. */
+  async function freshDatabase(name: string): Promise<{ url: string; database: DatabaseConnection }> {
+    const url = `file:${path.join(dir, `${name}.sqlite`)}`;
+    expect((await cli(['migrate'], { DATABASE_URL: url })).code).toBe(0);
+    return { url, database: connectDatabase(url) };
+  }
+
+  it('lists the waiting list as a table and as CSV, with its size', async () => {
+    const { url, database } = await freshDatabase('waitlist-list');
+    try {
+      await insertWaitlistEntry(database.db, { email: 'anna@example.test', language: 'de', joinedAt: '2026-05-01T10:00:00.000Z' });
+      await insertWaitlistEntry(database.db, { email: '=cmd|x@example.test', joinedAt: '2026-05-02T10:00:00.000Z' });
+    } finally {
+      await database.close();
+    }
+    const table = await cli(['waitlist', 'list'], { DATABASE_URL: url });
+    expect(table).toMatchObject({ code: 0, stderr: '' });
+    expect(table.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^EMAIL\s+LANGUAGE\s+JOINED\s+INVITED$/),
+      expect.stringMatching(/^anna@example\.test\s+de\s+2026-05-01T10:00:00\.000Z\s+-$/),
+      expect.stringMatching(/^=cmd\|x@example\.test\s+en\s+2026-05-02T10:00:00\.000Z\s+-$/),
+      '2 on the waiting list, 2 not invited yet',
+      '',
+    ]);
+    const csv = await cli(['waitlist', 'list', '--csv'], { DATABASE_URL: url });
+    expect(csv.code).toBe(0);
+    // A cell a spreadsheet would run as a formula is defused with an apostrophe.
+    expect(csv.stdout).toBe(
+      'email,language,joined,invited\r\nanna@example.test,de,2026-05-01T10:00:00.000Z,\r\n\'=cmd|x@example.test,en,2026-05-02T10:00:00.000Z,\n',
+    );
+    expect(csv.stderr).toBe('2 on the waiting list, 2 not invited yet\n');
+    expect((await cli(['waitlist', 'list'], { DATABASE_URL: `file:${path.join(dir, 'waitlist-empty.sqlite')}` })).stdout).toBe(
+      '0 on the waiting list, 0 not invited yet\n',
+    );
+  });
+
+  it('invites with `waitlist invite --count`: the German entry gets a German email whose code works, nobody twice', async () => {
+    const { url, database } = await freshDatabase('waitlist-invite');
+    try {
+      await insertWaitlistEntry(database.db, { email: 'jonas@example.test', language: 'de', joinedAt: '2026-05-01T10:00:00.000Z' });
+      await insertWaitlistEntry(database.db, { email: 'emma@example.test', language: 'en', joinedAt: '2026-05-02T10:00:00.000Z' });
+      await insertWaitlistEntry(database.db, { email: 'later@example.test', language: 'sv', joinedAt: '2026-05-03T10:00:00.000Z' });
+
+      // Two operators at once, each asking for 2: the three entries are invited once each.
+      const runs = await Promise.all([
+        cli(['waitlist', 'invite', '--count', '2'], { DATABASE_URL: url }),
+        cli(['waitlist', 'invite', '--count', '2'], { DATABASE_URL: url }),
+      ]);
+      const counts = runs.map((run) => {
+        expect(run).toMatchObject({ code: 0, stderr: '' });
+        return Number(/^invited (\d) of 2 requested/.exec(run.stdout)?.[1]);
+      });
+      expect(counts.reduce((a, b) => a + b)).toBe(3);
+      expect((await cli(['waitlist', 'invite', '--count', '5'], { DATABASE_URL: url })).stdout).toBe(
+        'invited 0 of 5 requested (no more uninvited entries)\n',
+      );
+      expect((await cli(['waitlist', 'list'], { DATABASE_URL: url })).stdout).toContain('3 on the waiting list, 0 not invited yet');
+
+      const outbox = await database.db.selectFrom('email_outbox').select(['recipient', 'template', 'locale']).orderBy('recipient').execute();
+      expect(outbox).toEqual([
+        { recipient: 'emma@example.test', template: 'invitation', locale: 'en' },
+        { recipient: 'jonas@example.test', template: 'invitation', locale: 'de' },
+        { recipient: 'later@example.test', template: 'invitation', locale: 'sv' },
+      ]);
+
+      const env = testEnv({ PUBLIC_URL: 'https://club.example' });
+      const received = await deliverAll(database.db, env, 3);
+      const german = received.find((email) => email.to[0] === 'jonas@example.test');
+      const code = /https:\/\/club\.example\/de\/\?rc=([A-Z2-9]{8})/.exec(german?.text ?? '')?.[1];
+      if (!code) throw new Error(`no /de/ link in ${german?.text}`);
+      expect(german?.html).toMatch(/<html[^>]* lang="de"/);
+      expect(german?.subject).toBe('Ihre Einladung zu Velvet Rope');
+
+      const api = await createTestApi({ env, db: database.db });
+      try {
+        const { body } = await graphql<{ registrationCodeDetails: CodeDetails }>(api.yoga, CHECK_CODE, { variables: { registrationCode: code } });
+        expect(body.data?.registrationCodeDetails).toMatchObject({ errors: [], invitorName: 'Velvet Rope' });
+      } finally {
+        await api.close();
+      }
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('lists applications and selects one with `interest select`, once', async () => {
+    const { url, database } = await freshDatabase('interest');
+    try {
+      await insertApplication(database.db, { email: 'applicant@example.test', language: 'it', createdAt: '2026-06-01T08:00:00.000Z' });
+      const list = await cli(['interest', 'list'], { DATABASE_URL: url });
+      expect(list.stdout).toMatch(/^EMAIL\s+LANGUAGE\s+COUNTRY\s+APPLIED\s+SELECTED\napplicant@example\.test\s+it\s+-\s+2026-06-01T08:00:00\.000Z\s+-\n/);
+      expect(list.stdout).toContain('1 applications, 1 not selected yet');
+      expect((await cli(['interest', 'list', '--csv'], { DATABASE_URL: url })).stdout).toBe(
+        'email,language,country,applied,selected\r\napplicant@example.test,it,,2026-06-01T08:00:00.000Z,\n',
+      );
+
+      const selected = await cli(['interest', 'select', '--email', 'Applicant@Example.test'], { DATABASE_URL: url });
+      expect(selected).toMatchObject({ code: 0, stderr: '' });
+      expect(selected.stdout).toMatch(/^selected applicant@example\.test: code [A-Z2-9]{8}, valid until \d{4}-\d{2}-\d{2}T/);
+      const outbox = await database.db.selectFrom('email_outbox').select(['recipient', 'template', 'locale', 'payload']).execute();
+      expect(outbox).toEqual([expect.objectContaining({ recipient: 'applicant@example.test', template: 'invitation', locale: 'it' })]);
+      expect(JSON.parse(outbox[0]?.payload ?? '{}')).toMatchObject({ reason: 'interest' });
+
+      const again = await cli(['interest', 'select', '--email', 'applicant@example.test'], { DATABASE_URL: url });
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain('applicant@example.test was already selected on');
+      expect((await cli(['interest', 'list'], { DATABASE_URL: url })).stdout).toContain('1 applications, 0 not selected yet');
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('prints a lobby link whose token verifies, for 30 days unless told otherwise', async () => {
+    const run = await cli(['token', 'lobby', '--email', ' Anna@Example.test ']);
+    expect(run.code).toBe(0);
+    const url = new URL(run.stdout.trim());
+    expect(url.origin + url.pathname).toBe('https://club.example/lobby');
+    const verified = await verifyLobbyToken(url.searchParams.get('token'), TEST_SECRET);
+    expect(verified).toMatchObject({ ok: true, claims: { email: 'anna@example.test' } });
+    const days = verified.ok ? (verified.expiresAt.getTime() - Date.now()) / 86_400_000 : 0;
+    expect(days).toBeGreaterThan(29.99);
+    expect(days).toBeLessThanOrEqual(30);
+    expect(run.stderr).toMatch(/^valid until \d{4}-\d{2}-\d{2}T/);
+
+    const short = await cli(['token', 'lobby', '--email', 'anna@example.test', '--days', '2']);
+    const token = new URL(short.stdout.trim()).searchParams.get('token');
+    const shortVerified = await verifyLobbyToken(token, TEST_SECRET);
+    expect(shortVerified.ok && (shortVerified.expiresAt.getTime() - Date.now()) / 86_400_000).toBeGreaterThan(1.99);
+    expect(await verifyLobbyToken(token, TEST_SECRET, new Date(Date.now() + 2 * 86_400_000 + 1000))).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('shows help with exit code 0', async () => {
+    const run = await cli(['code', 'create', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('--requires-timestamp');
+  });
+
+  it('reports a bad environment with exit code 2', async () => {
+    const run = await cli(['code', 'list'], { DATABASE_URL: 'mysql://nope' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('DATABASE_URL');
+  });
+});

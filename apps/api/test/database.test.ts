@@ -1,0 +1,229 @@
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { migrateDown, migrateToLatest } from '../src/db/migrate.ts';
+import { migrations } from '../src/db/migrations/registry.ts';
+import { BOOLEAN_COLUMNS } from '../src/db/schema.ts';
+import { DEMO_CODES, DEMO_MEMBERS, seedAdminUser, seedDemoData } from '../src/db/seed.ts';
+import { verifyPassword } from '../src/lib/password.ts';
+import { checkRegistrationCode } from '../src/services/check-registration-code.ts';
+import { COUNTRIES } from '@velvet/i18n/locales';
+import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
+import type { TestDatabase } from './support/database.ts';
+import { TEST_SECRET } from './support/env.ts';
+import { insertCode } from './support/factories.ts';
+
+describe.each(ENGINES)('database on %s', (engine) => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine, { migrate: false });
+  });
+  afterEach(async () => {
+    await deleteAllData(database.db);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  describe('migrations', () => {
+    it('apply once; running them again is a no-op', async () => {
+      expect(await migrateToLatest(database.db)).toEqual({ applied: Object.keys(migrations) });
+      expect(await migrateToLatest(database.db)).toEqual({ applied: [] });
+    });
+
+    it('can be undone and applied again', async () => {
+      const tableNames = async () =>
+        (await database.db.introspection.getTables()).map((t) => t.name).filter((name) => !name.startsWith('kysely_')).sort();
+      await migrateDown(database.db);
+      expect(await tableNames()).toEqual([
+        'activations',
+        'admin_sessions',
+        'admin_users',
+        'consent_records',
+        'consents',
+        'email_outbox',
+        'funnel_events',
+        'legal_documents',
+        'member_preferences',
+        'member_social_identities',
+        'members',
+        'membership_applications',
+        'registration_codes',
+        'waitlist_entries',
+        'welcome_vouchers',
+      ]);
+      await migrateDown(database.db);
+      expect(await tableNames()).toEqual([
+        'activations',
+        'admin_sessions',
+        'admin_users',
+        'consents',
+        'email_outbox',
+        'legal_documents',
+        'member_preferences',
+        'member_social_identities',
+        'members',
+        'membership_applications',
+        'registration_codes',
+        'waitlist_entries',
+        'welcome_vouchers',
+      ]);
+      await migrateDown(database.db);
+      expect(await tableNames()).toEqual([
+        'activations',
+        'admin_sessions',
+        'admin_users',
+        'consents',
+        'email_outbox',
+        'legal_documents',
+        'members',
+        'registration_codes',
+        'welcome_vouchers',
+      ]);
+      await migrateDown(database.db);
+      expect(await tableNames()).toEqual(['admin_users', 'consents', 'email_outbox', 'legal_documents', 'members', 'registration_codes']);
+      await migrateDown(database.db);
+      const tables = await database.db.introspection.getTables();
+      expect(tables.map((t) => t.name).filter((name) => !name.startsWith('kysely_'))).toEqual([]);
+      expect(await migrateToLatest(database.db)).toEqual({ applied: Object.keys(migrations) });
+    });
+
+    it('create the expected tables, and BOOLEAN_COLUMNS names every boolean column', async () => {
+      const tables = await database.db.introspection.getTables();
+      const names = tables.map((t) => t.name).filter((name) => !name.startsWith('kysely_'));
+      expect(names.sort()).toEqual([
+        'activations',
+        'admin_sessions',
+        'admin_users',
+        'consent_records',
+        'consents',
+        'email_outbox',
+        'feature_overrides',
+        'feature_revision',
+        'funnel_events',
+        'legal_documents',
+        'member_preferences',
+        'member_social_identities',
+        'members',
+        'membership_applications',
+        'registration_codes',
+        'waitlist_entries',
+        'welcome_vouchers',
+      ]);
+      if (engine === 'postgres') {
+        const booleans = tables.flatMap((t) => t.columns.filter((c) => c.dataType === 'bool').map((c) => c.name));
+        expect([...new Set(booleans)].sort()).toEqual([...BOOLEAN_COLUMNS].sort());
+      }
+    });
+
+    it('publish one terms and one data-policy version for each of the 27 countries', async () => {
+      const rows = await database.db.selectFrom('legal_documents').selectAll().execute();
+      expect(rows).toHaveLength(COUNTRIES.length * 2);
+      expect(rows).toContainEqual({
+        country: 'SE',
+        kind: 'data_policy',
+        pk_string: 'data-policy-SE-2026-01',
+        published_at: '2026-01-01T00:00:00.000Z',
+      });
+    });
+  });
+
+  describe('types', () => {
+    it('reads booleans as booleans and timestamps as ISO strings', async () => {
+      const { id } = await insertCode(database.db, {
+        requiresValidityTimestamp: true,
+        expiresAt: '2030-05-06T07:08:09.010Z',
+      });
+      const row = await database.db.selectFrom('registration_codes').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect(row.requires_validity_timestamp).toBe(true);
+      expect(row.disabled).toBe(false);
+      expect(row.expires_at).toBe('2030-05-06T07:08:09.010Z');
+      const filtered = await database.db
+        .selectFrom('registration_codes')
+        .select('id')
+        .where('requires_validity_timestamp', '=', true)
+        .where('disabled', '=', false)
+        .execute();
+      expect(filtered).toEqual([{ id }]);
+    });
+
+    it('enforces the constraints: non-negative balance, upper-case code, lower-case email, known status', async () => {
+      const { inviterId } = await insertCode(database.db);
+      const base = {
+        inviter_member_id: inviterId,
+        expires_at: null,
+        customization: null,
+        landing_slug: null,
+        requires_validity_timestamp: false,
+        disabled: false,
+        created_at: new Date().toISOString(),
+      };
+      await expect(
+        database.db.insertInto('registration_codes').values({ ...base, id: 'neg', code: 'NEG-1', balance: -1 }).execute(),
+      ).rejects.toThrow();
+      await expect(
+        database.db.insertInto('registration_codes').values({ ...base, id: 'low', code: 'lower', balance: 1 }).execute(),
+      ).rejects.toThrow();
+      await expect(
+        sql`update members set email = ${'Upper@Example.test'} where id = ${inviterId}`.execute(database.db),
+      ).rejects.toThrow();
+      await expect(sql`update members set status = ${'ghost'} where id = ${inviterId}`.execute(database.db)).rejects.toThrow();
+    });
+  });
+
+  describe('seed', () => {
+    it('is skipped when SEED_DEMO is false', async () => {
+      expect(await seedDemoData(database.db, { SEED_DEMO: false })).toEqual({ seeded: false, reason: 'disabled' });
+      expect(await database.db.selectFrom('members').select('id').execute()).toEqual([]);
+    });
+
+    it('inserts the demo codes once; a second run changes nothing', async () => {
+      expect(await seedDemoData(database.db, { SEED_DEMO: true })).toEqual({ seeded: true, codes: DEMO_CODES.length });
+      const count = async () =>
+        (await database.db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+      const members = await count();
+      expect(await seedDemoData(database.db, { SEED_DEMO: true })).toEqual({ seeded: false, reason: 'not-empty' });
+      expect(await count()).toBe(members);
+    });
+
+    it('gives every demo code the state the README promises', async () => {
+      await seedDemoData(database.db, { SEED_DEMO: true });
+      const check = (registrationCode: string, slug?: string) =>
+        checkRegistrationCode({ db: database.db, secret: TEST_SECRET, referrerBlocklist: [] }, { registrationCode, slug });
+      expect(await check('WELCOME2026')).toMatchObject({ errors: [], invitorName: 'Sophie', customization: 'default' });
+      expect(await check('vip-anna', 'vip')).toMatchObject({ errors: [], invitorName: 'Anna', customization: 'social-15-percent-mov' });
+      expect((await check('EXPIRED2025')).errors).toEqual(['REGISTRATION_CODE_EXPIRED']);
+      expect((await check('NOBALANCE')).errors).toEqual(['REGISTRATION_CODE_NO_BALANCE_LEFT']);
+      expect((await check('FULLHOUSE')).errors).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
+      expect((await check('BLOCKED')).errors).toEqual(['INVITER_INVALID']);
+      expect((await check('LINKONLY')).errors).toEqual(['REGISTRATION_TIMESTAMP_MISSING']);
+    });
+
+    it('adds a pending and an active member on WELCOME2026, each with a consent', async () => {
+      await seedDemoData(database.db, { SEED_DEMO: true });
+      const members = await database.db
+        .selectFrom('members as m')
+        .innerJoin('registration_codes as rc', 'rc.id', 'm.registration_code_id')
+        .innerJoin('consents as c', 'c.member_id', 'm.id')
+        .select(['m.email', 'm.status', 'rc.code', 'c.terms_pk_string'])
+        .where('m.email', 'in', DEMO_MEMBERS.map((d) => d.email))
+        .orderBy('m.email')
+        .execute();
+      expect(members).toEqual([
+        { email: 'member@example.com', status: 'active', code: 'WELCOME2026', terms_pk_string: 'terms-DE-2026-01' },
+        { email: 'pending@example.com', status: 'pending', code: 'WELCOME2026', terms_pk_string: 'terms-DE-2026-01' },
+      ]);
+    });
+
+    it('creates the ADMIN_EMAIL admin only when both variables are set, and only once', async () => {
+      expect(await seedAdminUser(database.db, {})).toBe('not-configured');
+      expect(await seedAdminUser(database.db, { ADMIN_EMAIL: 'ops@example.test' })).toBe('not-configured');
+      const env = { ADMIN_EMAIL: 'ops@example.test', ADMIN_PASSWORD: 'twelve chars or more' };
+      expect(await seedAdminUser(database.db, env)).toBe('created');
+      expect(await seedAdminUser(database.db, { ...env, ADMIN_PASSWORD: 'another long password' })).toBe('exists');
+      const admins = await database.db.selectFrom('admin_users').select(['email', 'password_hash']).execute();
+      expect(admins).toHaveLength(1);
+      expect(await verifyPassword('twelve chars or more', admins[0]?.password_hash ?? '')).toBe(true);
+    });
+  });
+});

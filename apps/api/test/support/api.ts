@@ -1,0 +1,68 @@
+/** A full API (Yoga with every plugin) over a test database, without a port. */
+import { createLogger } from '../../src/logger.ts';
+import type { Env } from '../../src/config.ts';
+import type { Db } from '../../src/db/connect.ts';
+import { createRateLimiters } from '../../src/rate-limit.ts';
+import type { RateLimiterOptions, RateLimiters } from '../../src/rate-limit.ts';
+import { createYogaApp } from '../../src/server.ts';
+import type { ApiYoga } from '../../src/server.ts';
+import type { DestinationStream } from 'pino';
+import type { OutboxSignal } from '../../src/mail/outbox-signal.ts';
+import type { RegistrationEvents } from '../../src/services/registration-events.ts';
+
+/** Limits high enough that only the rate-limit tests ever reach them. */
+const GENEROUS = { points: 100_000, duration: 60, burstPoints: 1, burstDuration: 60 };
+export const GENEROUS_LIMITS: RateLimiterOptions['rules'] = {
+  registrationCodeCheck: GENEROUS,
+  register: GENEROUS,
+  activateAccount: GENEROUS,
+  publicForms: GENEROUS,
+  consentRecords: GENEROUS,
+  funnelEvents: GENEROUS,
+  adminLoginIp: GENEROUS,
+  adminLoginEmail: GENEROUS,
+};
+
+export interface TestApi {
+  yoga: ApiYoga;
+  limiters: RateLimiters;
+  close(): Promise<void>;
+}
+
+export async function createTestApi(options: {
+  env: Env;
+  db: Db;
+  limiters?: RateLimiters;
+  events?: RegistrationEvents;
+  outboxSignal?: OutboxSignal;
+  logDestination?: DestinationStream;
+}): Promise<TestApi> {
+  const limiters = options.limiters ?? createRateLimiters(options.env, { rules: GENEROUS_LIMITS });
+  const logger = createLogger(options.env, options.logDestination);
+  const yoga = await createYogaApp({
+    env: options.env,
+    db: options.db,
+    logger,
+    limiters,
+    events: options.events,
+    outboxSignal: options.outboxSignal,
+  });
+  return {
+    yoga,
+    limiters,
+    async close() {
+      if (!options.limiters) await limiters.close();
+    },
+  };
+}
+
+/** Collects pino's JSON lines. */
+export function logCollector(): DestinationStream & { lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  return {
+    lines,
+    write(message: string) {
+      lines.push(JSON.parse(message) as Record<string, unknown>);
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseEnv } from '../../src/config.ts';
+import type { Env } from '../../src/config.ts';
+
+export const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789';
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A parsed environment for tests: no secrets file, no demo seed, silent logs. */
+export function testEnv(overrides: Record<string, string> = {}): Env {
+  return parseEnv({
+    NODE_ENV: 'test',
+    APP_SECRET: TEST_SECRET,
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'velvet-api-env-')),
+    PUBLIC_URL: 'http://localhost:3000',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    ...overrides,
+  });
+}

@@ -1,0 +1,23 @@
+import { Form, NavLink } from 'react-router';
+import { useLocalPath, useT } from '../lib/use-root.ts';
+
+/** Who is signed in, and the way out. */
+export function AdminBar({ email }: { email: string }) {
+  const t = useT();
+  const path = useLocalPath();
+  return (
+    <div className="mb-10 flex flex-wrap items-center justify-between gap-4 border-b border-paper/20 pb-4 text-sm text-paper/80">
+      <p>{t('admin.signedInAs', { email })}</p>
+      <nav aria-label={t('admin.nav.label')}>
+        <ul className="flex gap-5">
+          <li><NavLink to={path('/admin/registrationlinkgenerator')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.linkGenerator')}</NavLink></li>
+          <li><NavLink to={path('/admin/funnel')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.funnel')}</NavLink></li>
+        </ul>
+      </nav>
+      <Form method="post" action={path('/admin/login')}>
+        <input type="hidden" name="intent" value="logout" />
+        <button type="submit" className="link text-paper">{t('admin.logout')}</button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+import type { FieldMetadata } from '@conform-to/react';
+import { useT } from '../lib/use-root.ts';
+
+/** The translated errors of one field, announced politely, with a stable id for aria. */
+export function FieldErrors({ field, inverse = false }: { field: FieldMetadata<unknown>; inverse?: boolean }) {
+  const t = useT();
+  return (
+    <div id={field.errorId} aria-live="polite" className={`mt-2 min-h-5 text-sm ${inverse ? 'text-red-200' : 'text-alert'}`}>
+      {(field.errors ?? []).map((id) => (
+        <p key={id}>{t(id)}</p>
+      ))}
+    </div>
+  );
+}
+
+export function describedBy(field: FieldMetadata<unknown>): string | undefined {
+  return field.errors?.length ? field.errorId : undefined;
+}

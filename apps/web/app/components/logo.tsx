@@ -1,0 +1,8 @@
+/** The word mark: set in the display face, no image to load. */
+export function Logo({ inverse = false }: { inverse?: boolean }) {
+  return (
+    <span className={`display text-2xl tracking-[0.08em] uppercase ${inverse ? 'text-paper' : 'text-ink'}`}>
+      Velvet Rope
+    </span>
+  );
+}

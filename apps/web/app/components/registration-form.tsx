@@ -1,0 +1,212 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
+import { useEffect } from 'react';
+import { useIntl } from 'react-intl';
+import { countryFromTimeZone } from '../lib/country.ts';
+import { Form, useNavigation } from 'react-router';
+import { EXTERNAL_LINKS } from '../lib/external-links.ts';
+import { useT } from '../lib/use-root.ts';
+import { describedBy, FieldErrors } from './field.tsx';
+
+export interface CountryOption {
+  isoCode: string;
+  termsPkString: string;
+  dataPolicyPkString: string;
+}
+
+export type RegistrationStep = 'one-step' | 'lean-1' | 'lean-2';
+
+interface Values {
+  email: string;
+  gender: string;
+  firstName: string;
+  lastName: string;
+  country: string;
+  newsletter: string;
+  termsAccepted: string;
+}
+
+/**
+ * The registration form: one step, or the lean flow's two steps. Validation runs on the
+ * server with the shared schema, so messages and behaviour are the same without
+ * JavaScript; with it, errors appear without a page load.
+ */
+export function RegistrationForm({
+  step,
+  countries,
+  defaults,
+  lastResult,
+  action,
+  detectCountryInBrowser = false,
+}: {
+  step: RegistrationStep;
+  countries: CountryOption[];
+  defaults: Partial<Values>;
+  lastResult?: SubmissionResult<string[]> | undefined;
+  action?: string;
+  /** The server found no country: try the browser's time zone before the default. */
+  detectCountryInBrowser?: boolean;
+}) {
+  const t = useT();
+  const navigation = useNavigation();
+  const [form, fields] = useForm<Values>({ id: `registration-${step}`, lastResult, defaultValue: defaults, shouldRevalidate: 'onBlur' });
+  const busy = navigation.state === 'submitting';
+  useBrowserCountry(form, countries, detectCountryInBrowser);
+  const asksEmail = step !== 'lean-2';
+  const asksNames = step !== 'lean-1';
+  const selected = countries.find((c) => c.isoCode === (fields.country.value ?? defaults.country));
+  return (
+    <Form method="post" action={action} {...getFormProps(form)} noValidate className="space-y-6">
+      <input type="hidden" name="intent" value={step} />
+      {form.errors?.length ? (
+        <p role="alert" className="border-l-2 border-alert pl-4 text-sm">
+          {form.errors.map((id) => t(id))}
+        </p>
+      ) : null}
+      {asksNames && (
+        <>
+          <GenderField field={fields.gender} />
+          <NameFields firstName={fields.firstName} lastName={fields.lastName} />
+        </>
+      )}
+      {asksEmail && (
+        <>
+          <div>
+            <label htmlFor={fields.email.id} className="eyebrow block text-stone">{t('registration.email')}</label>
+            <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" inputMode="email" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />
+            <FieldErrors field={fields.email} />
+          </div>
+          <CountryField field={fields.country} countries={countries} />
+          <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={selected} />
+        </>
+      )}
+      <button type="submit" className="btn-primary w-full" disabled={busy}>
+        {t(step === 'one-step' ? 'registration.submit' : 'registration.continue')}
+      </button>
+    </Form>
+  );
+}
+
+/** When the server found no country, try the browser's time zone before the default (spec §9). */
+export function useBrowserCountry(form: { update(options: { name: 'country'; value: string }): void }, countries: CountryOption[], enabled: boolean) {
+  useEffect(() => {
+    if (!enabled) return;
+    const fromTimeZone = countryFromTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    if (fromTimeZone && countries.some((c) => c.isoCode === fromTimeZone)) form.update({ name: 'country', value: fromTimeZone });
+  }, [enabled, countries, form]);
+}
+
+/** Ms/Mrs or Mr (spec §2). */
+export function GenderField({ field }: { field: FieldMetadata<string> }) {
+  const t = useT();
+  return (
+    <fieldset aria-describedby={describedBy(field)}>
+      <legend className="eyebrow text-stone">{t('registration.gender.legend')}</legend>
+      <div className="mt-3 flex gap-8">
+        {(['FEMALE', 'MALE'] as const).map((value) => (
+          <label key={value} className="flex min-h-11 cursor-pointer items-center gap-3">
+            <input
+              type="radio"
+              name={field.name}
+              value={value}
+              defaultChecked={field.initialValue === value}
+              aria-invalid={field.errors?.length ? true : undefined}
+              className="size-5 accent-ink"
+            />
+            {t(value === 'FEMALE' ? 'registration.gender.female' : 'registration.gender.male')}
+          </label>
+        ))}
+      </div>
+      <FieldErrors field={field} />
+    </fieldset>
+  );
+}
+
+/** First and last name, side by side; either may be left out (the social step asks only what is missing). */
+export function NameFields({ firstName, lastName }: { firstName?: FieldMetadata<string> | undefined; lastName?: FieldMetadata<string> | undefined }) {
+  const t = useT();
+  if (!firstName && !lastName) return null;
+  return (
+    <div className="grid gap-6 sm:grid-cols-2">
+      {firstName && (
+        <div>
+          <label htmlFor={firstName.id} className="eyebrow block text-stone">{t('registration.firstName')}</label>
+          <input {...getInputProps(firstName, { type: 'text' })} autoComplete="given-name" className="field-input mt-2" aria-describedby={describedBy(firstName)} />
+          <FieldErrors field={firstName} />
+        </div>
+      )}
+      {lastName && (
+        <div>
+          <label htmlFor={lastName.id} className="eyebrow block text-stone">{t('registration.lastName')}</label>
+          <input {...getInputProps(lastName, { type: 'text' })} autoComplete="family-name" className="field-input mt-2" aria-describedby={describedBy(lastName)} />
+          <FieldErrors field={lastName} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The countries the invitation's code offers, by name in the page's language. */
+export function CountryField({ field, countries }: { field: FieldMetadata<string>; countries: CountryOption[] }) {
+  const t = useT();
+  const intl = useIntl();
+  const regionNames = new Intl.DisplayNames([intl.locale], { type: 'region' });
+  const sortedCountries = [...countries].sort((a, b) =>
+    (regionNames.of(a.isoCode) ?? a.isoCode).localeCompare(regionNames.of(b.isoCode) ?? b.isoCode, intl.locale),
+  );
+  return (
+    <div>
+      <label htmlFor={field.id} className="eyebrow block text-stone">{t('registration.country')}</label>
+      <select {...getSelectProps(field)} autoComplete="country" className="field-input mt-2" aria-describedby={describedBy(field)}>
+        {sortedCountries.map((c) => (
+          <option key={c.isoCode} value={c.isoCode}>{regionNames.of(c.isoCode) ?? c.isoCode}</option>
+        ))}
+      </select>
+      <FieldErrors field={field} />
+    </div>
+  );
+}
+
+/** Newsletter (optional) and the terms and privacy policy in the versions of `country`. */
+export function ConsentFields({
+  newsletter,
+  termsAccepted,
+  country,
+}: {
+  newsletter: FieldMetadata<string>;
+  termsAccepted: FieldMetadata<string>;
+  country: CountryOption | undefined;
+}) {
+  const t = useT();
+  const intl = useIntl();
+  return (
+    <div className="space-y-4 text-sm leading-relaxed">
+      <label className="flex cursor-pointer gap-3">
+        <input {...getInputProps(newsletter, { type: 'checkbox' })} className="mt-0.5 size-5 shrink-0 accent-ink" />
+        <span>{t('registration.newsletter')}</span>
+      </label>
+      <div>
+        <label className="flex cursor-pointer gap-3">
+          <input {...getInputProps(termsAccepted, { type: 'checkbox' })} className="mt-0.5 size-5 shrink-0 accent-ink" aria-describedby={describedBy(termsAccepted)} />
+          <span>
+            {intl.formatMessage(
+              { id: 'registration.terms' },
+              {
+                terms: (chunks) => (
+                  <a className="link" href={`${EXTERNAL_LINKS.terms}?version=${encodeURIComponent(country?.termsPkString ?? '')}`} target="_blank" rel="noopener">
+                    {chunks}
+                  </a>
+                ),
+                privacy: (chunks) => (
+                  <a className="link" href={`${EXTERNAL_LINKS.privacy}?version=${encodeURIComponent(country?.dataPolicyPkString ?? '')}`} target="_blank" rel="noopener">
+                    {chunks}
+                  </a>
+                ),
+              },
+            )}
+          </span>
+        </label>
+        <FieldErrors field={termsAccepted} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { Link } from 'react-router';
+import { EXTERNAL_LINKS } from '../lib/external-links.ts';
+import { useFeatureIsOn, useFeatureValue } from '../lib/experiments.tsx';
+import { useLocalPath, useRootData, useT } from '../lib/use-root.ts';
+import { useWebView } from '../lib/use-web-view.ts';
+import { Logo } from './logo.tsx';
+
+export function SkipLink() {
+  const t = useT();
+  return (
+    <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:bg-paper focus:px-4 focus:py-2 focus:text-ink">
+      {t('nav.skipToContent')}
+    </a>
+  );
+}
+
+/** The copies of the standing promise the `top-banner-copy` A/B test compares (control first). */
+const TOP_BANNER_COPY: Record<string, string> = { control: 'banner.top', 'members-first': 'banner.topMembersFirst' };
+
+/**
+ * The standing promise, in the variation the visitor is assigned to (ADR 012). Its own
+ * component, so the experiment is evaluated — and the assignment tracked — only when the
+ * line is actually shown (not during a promotion).
+ */
+function StandingPromise() {
+  const t = useT();
+  const copy = useFeatureValue('top-banner-copy', 'control');
+  return <>{t(TOP_BANNER_COPY[copy] ?? 'banner.top')}</>;
+}
+
+/** The thin black line above everything: the standing promise, or this week's promotion (unless the promo-banner flag is off). */
+function TopBanner() {
+  const t = useT();
+  const { promo } = useRootData();
+  const promoOn = useFeatureIsOn('promo-banner', true);
+  return (
+    <div className="bg-ink px-6 py-2 text-center text-xs tracking-[0.14em] text-paper uppercase" data-testid="top-banner">
+      {promo && promoOn ? t(`promo.${promo}`) : <StandingPromise />}
+    </div>
+  );
+}
+
+export function SiteHeader({ inverse = false, banner = false }: { inverse?: boolean; banner?: boolean }) {
+  const t = useT();
+  const path = useLocalPath();
+  const webView = useWebView();
+  return (
+    <header className={inverse ? 'text-paper' : 'border-b border-line'}>
+      {banner && <TopBanner />}
+      <div className="mx-auto flex max-w-6xl items-center justify-between px-6 py-5">
+        <Link to={path('/')} aria-label={t('nav.home')}>
+          <Logo inverse={inverse} />
+        </Link>
+        {!webView.active && (
+        <a href={EXTERNAL_LINKS.login} className={`text-sm font-medium tracking-[0.14em] uppercase ${inverse ? 'text-paper' : 'text-ink'} hover:underline underline-offset-4`}>
+          {t('nav.login')}
+        </a>
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,24 @@
+import { StrictMode, startTransition } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { HydratedRouter } from 'react-router/dom';
+import { reportError, startErrorReporting } from './lib/error-reporting.ts';
+
+// Before anything else runs: uncaught errors of this page go to the error reporter (ADR 013).
+startErrorReporting();
+
+try {
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <StrictMode>
+        <HydratedRouter />
+      </StrictMode>,
+    );
+  });
+} catch (error) {
+  console.error('Error while mounting app:', error);
+  reportError(error, { message: 'Error while mounting app:', level: 'fatal' });
+  // The router itself failed: the server-rendered page stays usable, but send the
+  // visitor somewhere that works without the client router (spec §2).
+  window.location.replace('/acquisition/error/404');
+}

@@ -1,0 +1,96 @@
+/**
+ * The web server's GraphQL client (spec §7.2): POST to the API with the correlation,
+ * session and source-page headers, a Bearer token when the visitor has one, and a
+ * 30-second time-out. Failures come back as data the pages can translate: generic,
+ * connection, time-out, or rate-limited.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RouterContextProvider } from 'react-router';
+import { readCookie } from './i18n.ts';
+import { requestInfoContext } from './context.ts';
+import type { Operation } from './operations.ts';
+
+export const GRAPHQL_TIMEOUT_MS = 30_000;
+export const AUTH_COOKIE = 'acq_token';
+
+export type ApiFailure =
+  | { kind: 'generic' }
+  | { kind: 'connection' }
+  | { kind: 'timeout' }
+  | { kind: 'rate-limited'; retryAfterSeconds: number };
+
+export type ApiResult<TData> = { ok: true; data: TData } | { ok: false; error: ApiFailure };
+
+interface GraphQLResponse<TData> {
+  data?: TData | null;
+  errors?: { message: string; extensions?: { code?: string; retryAfterSeconds?: number } }[];
+}
+
+export interface ApiCallOptions {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+  timeoutMs?: number;
+  /** A Bearer token to send instead of the visitor's own (admin calls). */
+  token?: string | undefined;
+}
+
+export async function callApi<TData, TVariables>(
+  op: Operation<TData, TVariables>,
+  variables: TVariables,
+  { request, context, timeoutMs = GRAPHQL_TIMEOUT_MS, token: explicitToken }: ApiCallOptions,
+): Promise<ApiResult<TData>> {
+  const info = context.get(requestInfoContext);
+  const headers = new Headers({
+    'content-type': 'application/json',
+    accept: 'application/graphql-response+json, application/json',
+    'x-correlation-id': `acq-web-${randomUUID()}`,
+    'x-session-id': request.headers.get('x-session-id') ?? info.correlationId,
+    'x-source-page': new URL(request.url).pathname,
+  });
+  const forwarded = ['accept-language', 'user-agent', info.trustedCountryHeader].filter(
+    (name): name is string => Boolean(name),
+  );
+  for (const name of forwarded) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  if (info.clientIp) headers.set('x-forwarded-for', info.clientIp);
+  const token = explicitToken ?? readCookie(request.headers.get('cookie'), AUTH_COOKIE);
+  if (token) headers.set('authorization', `Bearer ${token}`);
+
+  /** The application-level hook for GraphQL and network errors (spec §8): every failure passes here. */
+  const failed = (error: ApiFailure, status?: number, codes?: string[]): ApiResult<TData> => {
+    try {
+      info.errors.apiFailure({ operation: op.name, kind: error.kind, status, codes, variables, page: new URL(request.url).pathname });
+    } catch {
+      // reporting never breaks a page
+    }
+    return { ok: false, error };
+  };
+
+  let response: Response;
+  try {
+    response = await fetch(`${info.apiUrl}/graphql`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ operationName: op.name, query: op.document, variables }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'TimeoutError') return failed({ kind: 'timeout' });
+    return failed({ kind: 'connection' });
+  }
+  let body: GraphQLResponse<TData>;
+  try {
+    body = (await response.json()) as GraphQLResponse<TData>;
+  } catch {
+    return failed({ kind: 'generic' }, response.status);
+  }
+  const codes = body.errors?.map((e) => e.extensions?.code ?? 'UNKNOWN');
+  const limited = body.errors?.find((e) => e.extensions?.code === 'RATE_LIMITED');
+  if (limited || response.status === 429) {
+    return failed({ kind: 'rate-limited', retryAfterSeconds: Math.max(1, limited?.extensions?.retryAfterSeconds ?? 60) }, response.status, codes);
+  }
+  if (!response.ok || body.errors?.length || !body.data) return failed({ kind: 'generic' }, response.status, codes);
+  return { ok: true, data: body.data };
+}

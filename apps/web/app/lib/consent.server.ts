@@ -1,0 +1,90 @@
+/**
+ * The page's part of the consent manager (ADR 011), worked out by the root loader: whether
+ * the consent script loads on this page, its cache-busted address, the consent-manager
+ * data of spec §3, the app's consent inside its web view, and where the tag manager lives.
+ */
+import { type Country, DEFAULT_COUNTRY, supportedCountry } from '@velvet/i18n/locales';
+import type { RouterContextProvider } from 'react-router';
+import { localeContext, requestInfoContext } from './context.ts';
+import { countryFromHostname } from './country.ts';
+import { CMP_SCRIPT_PATH, type CmpPageConfig, type OptionalCategory, cacheBuster } from './consent-shared.ts';
+import { webViewFromRequest } from './web-view.server.ts';
+
+export const BRAND = 'VELVET_ROPE';
+export const APPLICATION_CODE = 'ACQUISITION';
+
+/** What the root loader hands the document. */
+export interface ConsentPage {
+  /** Null when the consent script does not load on this page (disabled, or an activateaccount path). */
+  cmp: { scriptUrl: string; config: CmpPageConfig } | null;
+  /** GTM_SCRIPT_URL: the tag manager loads from there, with the runtime container id, after analytics consent. */
+  tagManagerScriptUrl: string;
+}
+
+/**
+ * `appConsent` (query, only inside the app's web view): the categories the app's own consent
+ * dialog granted, comma-separated: `analytics,marketing`, `analytics`, or `none`. Anything
+ * else means the app passed no consent, and the banner shows as on the web.
+ */
+export function parseAppConsent(value: string | null): OptionalCategory[] | null {
+  if (value === null) return null;
+  const parts = value.split(',').map((p) => p.trim().toLowerCase()).filter(Boolean);
+  if (parts.length === 1 && parts[0] === 'none') return [];
+  if (parts.length === 0 || parts.some((p) => p !== 'analytics' && p !== 'marketing')) return null;
+  return [...new Set(parts as OptionalCategory[])].sort();
+}
+
+/** Spec §2: consent-manager initialisation is skipped on paths containing activateaccount. */
+export function cmpSkipped(pathname: string): boolean {
+  return pathname.toLowerCase().includes('activateaccount');
+}
+
+/** The application country, cheaply: the trusted edge header, the browser's region, the domain, DE. */
+export function applicationCountry(request: Request, trustedHeader: string | undefined): Country {
+  const fromEdge = trustedHeader ? supportedCountry(request.headers.get(trustedHeader)) : undefined;
+  if (fromEdge) return fromEdge;
+  for (const part of (request.headers.get('accept-language') ?? '').split(',').slice(0, 10)) {
+    try {
+      const region = supportedCountry(new Intl.Locale(part.split(';')[0]?.trim() ?? '').region);
+      if (region) return region;
+    } catch {
+      // not a language tag: try the next one
+    }
+  }
+  return countryFromHostname(new URL(request.url).hostname) ?? DEFAULT_COUNTRY;
+}
+
+export function consentPage(request: Request, context: Readonly<RouterContextProvider>, now: Date = new Date()): ConsentPage {
+  const info = context.get(requestInfoContext);
+  const { locale } = context.get(localeContext);
+  const url = new URL(request.url);
+  const tagManagerScriptUrl = info.consent.gtmScriptUrl;
+  if (!info.consent.enabled || cmpSkipped(url.pathname)) return { cmp: null, tagManagerScriptUrl };
+
+  const webView = webViewFromRequest(request, context).active;
+  const appConsent = webView ? parseAppConsent(url.searchParams.get('appConsent')) : null;
+  const scriptUrl = `${CMP_SCRIPT_PATH}?v=${cacheBuster(now)}`;
+  return {
+    cmp: {
+      scriptUrl,
+      config: {
+        appConsent,
+        data: {
+          brand: BRAND,
+          applicationCode: APPLICATION_CODE,
+          applicationCountry: applicationCountry(request, info.trustedCountryHeader),
+          language: locale.toUpperCase(),
+          applicationVersion: info.consent.appVersion,
+          environment: webView ? 'APP_webview' : 'WEB_browser',
+          userConnectionStatus: 'Unidentified customer',
+          optInTrackingConsent: appConsent ? appConsent.includes('analytics') : true,
+          settingsId: info.consent.settingsId,
+          scriptAddress: `${info.publicUrl}${scriptUrl}`,
+          hideOnStartup: appConsent !== null,
+          readOnly: false,
+        },
+      },
+    },
+    tagManagerScriptUrl,
+  };
+}

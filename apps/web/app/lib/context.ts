@@ -1,0 +1,59 @@
+/** Typed values the Express server and the root middleware hand to loaders and actions. */
+import { createContext } from 'react-router';
+import type { Locale, Prefix } from '@velvet/i18n/locales';
+import type { FeaturePayload } from '@velvet/features/definitions';
+import type { CaptureOptions } from '@velvet/error-reporting/reporter';
+
+export interface RequestInfo {
+  /** CSP nonce for this response's inline scripts. */
+  nonce: string;
+  /** Correlation id of the incoming request, also sent to the API. */
+  correlationId: string;
+  clientIp: string | undefined;
+  /** Where the web server reaches the API. */
+  apiUrl: string;
+  /** Where browsers reach the API. */
+  publicApiUrl: string;
+  /** The public origin of the site, for canonical links and emails. */
+  publicUrl: string;
+  environment: string;
+  gtmContainerId: string | undefined;
+  /** Name of the trusted proxy/CDN country header, when configured. */
+  trustedCountryHeader: string | undefined;
+  secureCookies: boolean;
+  /** Signs the web app's own cookies (registration flow, admin session). Server only. */
+  appSecret: string;
+  /** The native app's URL scheme, e.g. velvetrope:// */
+  appSchemePrefix: string;
+  /** The consent manager and analytics (ADR 011). */
+  consent: { enabled: boolean; settingsId: string; appVersion: string; gtmScriptUrl: string };
+  /** Feature flags and A/B tests (ADR 012): the features proxy's client key and the payload it holds. */
+  features: { clientKey: string; payload(waitMs?: number): Promise<FeaturePayload> };
+  /** Error reporting (ADR 013); `browserEndpoint` is null when ERROR_REPORTING_URL is unset. */
+  errors: {
+    browserEndpoint: string | null;
+    report(error: unknown, options?: CaptureOptions): void;
+    /** The application-level hook for GraphQL and network errors of the API client (spec §8). */
+    apiFailure(failure: ApiFailureReport): void;
+  };
+}
+
+export interface ApiFailureReport {
+  operation: string;
+  kind: 'generic' | 'connection' | 'timeout' | 'rate-limited';
+  /** The HTTP status, when the API answered. */
+  status?: number;
+  /** GraphQL error codes the API sent, if any. */
+  codes?: string[];
+  variables?: unknown;
+  page: string;
+}
+
+export const requestInfoContext = createContext<RequestInfo>();
+
+export interface LocaleInfo {
+  locale: Locale;
+  prefix: Prefix;
+}
+
+export const localeContext = createContext<LocaleInfo>();

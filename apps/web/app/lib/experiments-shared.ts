@@ -1,0 +1,18 @@
+/** What the root loader tells the page about feature flags and experiments (ADR 012). */
+import type { FeaturePayload } from '@velvet/features/definitions';
+
+/** Kept only after analytics consent: the anonymous id experiments hash on. */
+export const ANONYMOUS_ID_COOKIE = 'acq_anonymous_id';
+export const ANONYMOUS_ID_MAX_AGE_SECONDS = 182 * 86_400;
+export const ANONYMOUS_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+export interface ExperimentsData {
+  clientKey: string;
+  /** The payload the server rendered with; the browser starts from the very same one. */
+  payload: FeaturePayload;
+  attributes: { acqAnonymousId: string; applicationCountry: string };
+  /** False with ?disablegb=true: everyone sees control, nothing is tracked. */
+  enabled: boolean;
+  /** The anonymous id came from the visitor's cookie (kept after analytics consent). */
+  anonymousIdStored: boolean;
+}

@@ -1,0 +1,12 @@
+/** The club's marketing figures (spec §1), in one place so copy and tests agree. */
+export const FIGURES = {
+  maxDiscountPercent: 75,
+  labels: 3000,
+  items: 5_000_000,
+  dailyNewItems: 500,
+  customers: 3_000_000,
+  appRating: 4.8,
+  appReviews: 500_000,
+  countries: 28,
+  firstOrderPercent: 10,
+} as const;

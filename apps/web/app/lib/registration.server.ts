@@ -1,0 +1,229 @@
+/**
+ * The registration use case as the web app sees it: read the invitation from the URL or
+ * the flow cookie, validate a step with the shared schema, call `register`, and send the
+ * visitor to the page of the outcome.
+ */
+import { parseWithZod } from '@conform-to/zod/v4';
+import { email as emailField, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
+import { z } from 'zod';
+import type { SubmissionResult } from '@conform-to/react';
+import { redirect, type RouterContextProvider } from 'react-router';
+import { callApi, type ApiFailure } from './api.server.ts';
+import { localeContext } from './context.ts';
+import { localizedPath } from './i18n.ts';
+import { landingOptions } from './landing-variants.ts';
+import { register, type RegisterInput, type RegistrationCodeError } from './operations.ts';
+import { apiFailureMessage, checkCode, verdictFor, verdictMessage, type CodeVerdict, type Notice } from './registration-code.server.ts';
+import { readFlow, type RegistrationFlowState } from './session.server.ts';
+
+interface Args {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+}
+
+export interface Invitation {
+  code: string;
+  validityTimestamp: string | null;
+  slug: string | null;
+}
+
+/** The invitation the visitor is registering with: URL first, then the flow cookie. */
+export function invitationFrom(url: URL, flow: RegistrationFlowState): Invitation | null {
+  const code = url.searchParams.get('rc')?.trim().toUpperCase() || flow.registrationCode;
+  if (!code) return null;
+  const fromUrl = url.searchParams.has('rc');
+  return {
+    code,
+    validityTimestamp: (fromUrl ? url.searchParams.get('validityTimestamp') : flow.validityTimestamp) ?? null,
+    slug: (fromUrl ? url.searchParams.get('slug') : flow.slug) ?? null,
+  };
+}
+
+/** Query string that carries an invitation to the next page. */
+export function invitationQuery(invitation: Invitation, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams({ rc: invitation.code });
+  if (invitation.validityTimestamp) params.set('validityTimestamp', invitation.validityTimestamp);
+  if (invitation.slug) params.set('slug', invitation.slug);
+  for (const [key, value] of Object.entries(extra)) params.set(key, value);
+  return params.toString();
+}
+
+/** Where a refused invitation sends the visitor (spec §8), and the event it tracks. */
+export function refusal(verdict: Exclude<CodeVerdict, { status: 'valid' | 'unavailable' }>): { reason: string; event?: string } {
+  switch (verdict.status) {
+    case 'expired':
+      return { reason: 'expired', event: 'error_registration_code_expired' };
+    case 'no-balance':
+      return { reason: 'no-balance', event: 'error_registration_code_no_balance' };
+    case 'invalid-link':
+      return { reason: 'invalid-link', event: 'error_registration_timestamp_missing' };
+    case 'referrer':
+      return { reason: 'referrer' };
+    default:
+      return { reason: 'invalid' };
+  }
+}
+
+export function denyPath(prefix: string, reason: string, invitation?: Invitation): string {
+  const params = new URLSearchParams({ reason });
+  if (invitation) params.set('rc', invitation.code);
+  return localizedPath(prefix as never, '/registration/deny', params.toString());
+}
+
+type StepIntent = 'one-step' | 'lean-1' | 'lean-2';
+
+interface Replyable {
+  reply(options?: { fieldErrors?: Record<string, string[]> }): SubmissionResult<string[]>;
+}
+
+function formResult(submission: Replyable, options: { fieldErrors?: Record<string, string[]>; notice?: Notice } = {}) {
+  return {
+    kind: 'form' as const,
+    result: submission.reply(options.fieldErrors ? { fieldErrors: options.fieldErrors } : undefined),
+    notice: options.notice,
+  };
+}
+
+function failureReply(submission: Replyable, failure: ApiFailure) {
+  return formResult(submission, { notice: apiFailureMessage(failure) });
+}
+
+/** Handles a POST of the registration form (any step). Redirects on every outcome. */
+export async function handleRegistration(
+  { request, context }: Args,
+  formData: FormData,
+  options: { popup?: boolean; slug?: string | null } = {},
+) {
+  const { prefix, locale } = context.get(localeContext);
+  const url = new URL(request.url);
+  const { flow, save } = await readFlow(request, context);
+  const found = invitationFrom(url, flow);
+  if (!found) throw redirect(denyPath(prefix, 'invalid'));
+  const invitation = options.slug === undefined ? found : { ...found, slug: options.slug };
+  const intent = (formData.get('intent') as StepIntent | null) ?? 'one-step';
+
+  if (intent === 'lean-1') {
+    const submission = parseWithZod(formData, { schema: leanStep1Form });
+    if (submission.status !== 'success') return formResult(submission);
+    const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug }, { request, context });
+    if (check.status === 'unavailable') return failureReply(submission, check.error);
+    if (check.status !== 'valid') throw redirect(denyPath(prefix, refusal(check).reason, invitation));
+    const option = check.details.countryOptions.find((c) => c.isoCode === submission.value.country);
+    if (!option) return formResult(submission, { fieldErrors: { country: ['validation.country'] } });
+    const cookie = await save({
+      ...flow,
+      registrationCode: invitation.code,
+      validityTimestamp: invitation.validityTimestamp,
+      slug: invitation.slug,
+      inviter: check.invitorName,
+      registrationEmail: submission.value.email,
+      registrationCountry: submission.value.country,
+      registrationNewsLetter: submission.value.newsletter,
+      registrationTermsAndConditions: true,
+      termsPkString: option.termsPkString,
+      dataPolicyPkString: option.dataPolicyPkString,
+    });
+    throw redirect(localizedPath(prefix, '/registration/formstarted', invitationQuery(invitation, { step: '2' })), { headers: { 'Set-Cookie': cookie } });
+  }
+
+  const schema = intent === 'lean-2' ? leanStep2Form : registrationForm;
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== 'success') return formResult(submission);
+  const value = submission.value as Partial<ReturnType<typeof registrationForm.parse>>;
+  const email = intent === 'lean-2' ? flow.registrationEmail : value.email;
+  const country = intent === 'lean-2' ? flow.registrationCountry : value.country;
+  if (!email || !country) {
+    // The lean flow's first step is missing (cookie expired): start it again.
+    throw redirect(localizedPath(prefix, '/registration/formstarted', invitationQuery(invitation)));
+  }
+
+  let termsPkString = flow.termsPkString;
+  let dataPolicyPkString = flow.dataPolicyPkString;
+  if (intent === 'one-step') {
+    const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug }, { request, context });
+    if (check.status === 'unavailable') return failureReply(submission, check.error);
+    if (check.status !== 'valid') throw redirect(denyPath(prefix, refusal(check).reason, invitation));
+    const option = check.details.countryOptions.find((c) => c.isoCode === country);
+    if (!option) return formResult(submission, { fieldErrors: { country: ['validation.country'] } });
+    termsPkString = option.termsPkString;
+    dataPolicyPkString = option.dataPolicyPkString;
+  }
+
+  const input: RegisterInput = {
+    registrationCode: invitation.code,
+    validityTimestamp: invitation.validityTimestamp,
+    slug: invitation.slug,
+    email,
+    gender: value.gender ?? null,
+    firstName: value.firstName ?? null,
+    lastName: value.lastName ?? null,
+    country,
+    newsletter: intent === 'lean-2' ? Boolean(flow.registrationNewsLetter) : Boolean(value.newsletter),
+    termsAccepted: true,
+    termsPkString: termsPkString ?? '',
+    dataPolicyPkString: dataPolicyPkString ?? '',
+    language: locale,
+    flow: landingOptions(invitation.slug).registrationFlow === 'leanStep1' || intent === 'lean-2' ? 'LEAN' : 'DEFAULT',
+  };
+  const result = await callApi(register, { input }, { request, context });
+  if (!result.ok) return failureReply(submission, result.error);
+  const payload = result.data.register;
+  if (payload.codeErrors.length) {
+    const verdict = verdictFor({
+      errors: payload.codeErrors,
+      errorDetails: payload.codeErrors.map((error: RegistrationCodeError) => ({ error })),
+      invitorName: null,
+      countryOptions: [],
+      customization: null,
+    });
+    if (verdict.status !== 'valid' && verdict.status !== 'unavailable') throw redirect(denyPath(prefix, refusal(verdict).reason, invitation));
+  }
+  if (payload.fieldErrors.length || !payload.outcome) {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const { field, code } of payload.fieldErrors) (fieldErrors[field] ??= []).push(code);
+    return formResult(submission, { fieldErrors, ...(payload.fieldErrors.length ? {} : { notice: { id: 'error.generic' } }) });
+  }
+  const cookie = await save({
+    ...flow,
+    registrationCode: invitation.code,
+    validityTimestamp: invitation.validityTimestamp,
+    slug: invitation.slug,
+    registrationEmail: email,
+    registrationCountry: country,
+    ...(payload.registrationId ? { registrationId: payload.registrationId } : {}),
+    registrationFlow: input.flow === 'LEAN' ? 'lean' : 'default',
+  });
+  const headers = { 'Set-Cookie': cookie };
+  switch (payload.outcome) {
+    case 'FORM_FINISHED':
+      if (options.popup) {
+        throw redirect(localizedPath(prefix, invitation.slug ? `/${invitation.slug}` : '/', invitationQuery({ ...invitation, slug: null }, { finished: '1' })), { headers });
+      }
+      throw redirect(localizedPath(prefix, '/registration/formfinished'), { headers });
+    case 'ACCOUNT_ACTIVE':
+      throw redirect(localizedPath(prefix, '/registration/registrationformemailactivecomplete'), { headers });
+    case 'ACCOUNT_PENDING':
+      throw redirect(localizedPath(prefix, '/registration/registrationformemailpendingcomplete'), { headers });
+  }
+  return formResult(submission, { notice: { id: 'error.generic' } });
+}
+
+export { verdictMessage };
+
+export const REGISTRATION_INTENTS = ['one-step', 'lean-1', 'lean-2'] as const;
+
+/**
+ * The product-share pop-up: a valid email starts the registration with the sharer's
+ * invitation, the address already filled in.
+ */
+export async function handleProductShare({ request, context }: Args, formData: FormData, slug: string | null) {
+  const { prefix } = context.get(localeContext);
+  const submission = parseWithZod(formData, { schema: z.object({ email: emailField }) });
+  if (submission.status !== 'success') return formResult(submission);
+  const { flow, save } = await readFlow(request, context);
+  const invitation = invitationFrom(new URL(request.url), flow);
+  if (!invitation) throw redirect(denyPath(prefix, 'invalid'));
+  const withSlug = { ...invitation, slug };
+  const cookie = await save({ ...flow, registrationCode: withSlug.code, validityTimestamp: withSlug.validityTimestamp, slug, registrationEmail: submission.value.email });
+  throw redirect(localizedPath(prefix, '/registration/formstarted', invitationQuery(withSlug)), { headers: { 'Set-Cookie': cookie } });
+}

@@ -1,0 +1,160 @@
+import { useEffect, useState } from 'react';
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  data,
+  isRouteErrorResponse,
+  redirect,
+  useRouteError,
+  useRouteLoaderData,
+  type MiddlewareFunction,
+} from 'react-router';
+import { RawIntlProvider } from 'react-intl';
+import jostUrl from '@fontsource-variable/jost/files/jost-latin-wght-normal.woff2?url';
+import cormorantUrl from '@fontsource-variable/cormorant-garamond/files/cormorant-garamond-latin-wght-normal.woff2?url';
+import type { Route } from './+types/root';
+import stylesheet from './app.css?url';
+import { expandAcqParams } from './lib/acq-params.ts';
+import { startAnalytics } from './lib/analytics.ts';
+import { consentPage } from './lib/consent.server.ts';
+import { consentModeSnippet } from './lib/consent-shared.ts';
+import { localeContext, requestInfoContext } from './lib/context.ts';
+import { ERROR_REPORTING_META } from './lib/error-reporting.ts';
+import { ExperimentsProvider } from './lib/experiments.tsx';
+import { experimentsData } from './lib/experiments.server.ts';
+import { resolveLocale } from './lib/i18n.ts';
+import { getIntl } from './lib/intl.ts';
+import { pageMeta } from './lib/meta.ts';
+import { clientMessages } from './lib/messages.server.ts';
+import { useNonce } from './lib/nonce.ts';
+import { webViewFromRequest } from './lib/web-view.server.ts';
+import { loadAcquisitionDefaults, setRuntimeConfig } from './lib/runtime-config.ts';
+import { promoFor } from './lib/promo.ts';
+import type { RootData } from './lib/root-data.ts';
+import { ErrorScreen } from './components/error-screen.tsx';
+
+/** Every request: unpack acqParams, then settle the language for everything below. */
+const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const url = new URL(request.url);
+  const expanded = expandAcqParams(url);
+  if (expanded) throw redirect(expanded);
+  context.set(
+    localeContext,
+    resolveLocale({
+      pathname: url.pathname,
+      cookieHeader: request.headers.get('cookie'),
+      langParam: url.searchParams.get('lang'),
+      acceptLanguage: request.headers.get('accept-language'),
+    }),
+  );
+  const response = await next();
+  const { cookie } = webViewFromRequest(request, context);
+  if (cookie) response.headers.append('Set-Cookie', cookie);
+  return response;
+};
+
+export const middleware: MiddlewareFunction<Response>[] = [localeMiddleware];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { locale, prefix } = context.get(localeContext);
+  const info = context.get(requestInfoContext);
+  const now = new Date();
+  return data(
+    {
+      locale,
+      prefix,
+      messages: clientMessages(locale),
+      publicUrl: info.publicUrl,
+      year: now.getUTCFullYear(),
+      promo: promoFor(now),
+      runtime: {
+        environment: info.environment,
+        gtmContainerId: info.gtmContainerId,
+        acqBackendGraphqlURL: `${info.publicApiUrl}/graphql`,
+      },
+      webView: (({ active, returnUrl }) => ({ active, returnUrl }))(webViewFromRequest(request, context)),
+      consent: consentPage(request, context, now),
+      experiments: await experimentsData(request, context),
+      errorReporting: info.errors.browserEndpoint ? { endpoint: info.errors.browserEndpoint, environment: info.environment } : null,
+    } satisfies RootData,
+    // An unprefixed page speaks the visitor's language: caches must keep the variants apart.
+    { headers: prefix ? {} : { Vary: 'Cookie, Accept-Language' } },
+  );
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+/** Only used when a page fails: the leaf page's own meta describes every other page. */
+export const meta: Route.MetaFunction = (args) => (args.error ? pageMeta(args, { title: 'meta.error.title' }) : []);
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'preload', href: jostUrl, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+  { rel: 'preload', href: cormorantUrl, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>('root') as RootData | undefined;
+  const nonce = useNonce();
+  const locale = root?.locale ?? 'en';
+  // Decided by the first page load (ADR 011): later revalidations never add or drop the script.
+  const [cmp] = useState(() => root?.consent.cmp ?? null);
+  const page = root ? (
+    <RawIntlProvider value={getIntl(root.locale, root.messages)}>{children}</RawIntlProvider>
+  ) : (
+    children
+  );
+  return (
+    <html lang={locale}>
+      <head>
+        <meta charSet="utf-8" />
+        {/* Before any other script: the data layer and Google Consent Mode defaults (all denied). */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: consentModeSnippet(cmp) }} />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0a0a0a" />
+        {root?.errorReporting && <meta name={ERROR_REPORTING_META} content={root.errorReporting.endpoint} data-environment={root.errorReporting.environment} />}
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {page}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const initial = loaderData.runtime;
+  const { cmp, tagManagerScriptUrl } = loaderData.consent;
+  useEffect(() => {
+    void loadAcquisitionDefaults(initial).then(setRuntimeConfig);
+  }, [initial]);
+  useEffect(() => {
+    startAnalytics({ cmpOnPage: cmp !== null, tagManagerScriptUrl });
+  }, [cmp, tagManagerScriptUrl]);
+  return (
+    <ExperimentsProvider data={loaderData.experiments} publicUrl={loaderData.publicUrl}>
+      <Outlet />
+    </ExperimentsProvider>
+  );
+}
+
+/** The framework error page: "Page Not Found" for 404, "Internal Server Error" otherwise. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const path =
+    isRouteErrorResponse(error) && typeof (error.data as { path?: unknown } | null)?.path === 'string'
+      ? (error.data as { path: string }).path
+      : undefined;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return <ErrorScreen status={status} path={path} />;
+}

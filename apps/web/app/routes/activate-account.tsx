@@ -1,0 +1,72 @@
+import { useEffect, useRef } from 'react';
+import { Form, redirect, useNavigation, useSubmit } from 'react-router';
+import type { Route } from './+types/activate-account';
+import { MessageScreen } from '../components/message-screen.tsx';
+import { Welcome } from '../components/welcome.tsx';
+import { callApi } from '../lib/api.server.ts';
+import { localeContext } from '../lib/context.ts';
+import { localizedPath } from '../lib/i18n.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { activateAccount } from '../lib/operations.ts';
+import { apiFailureMessage } from '../lib/registration-code.server.ts';
+import { routeMiddleware } from '../lib/route-middleware.ts';
+import { useTrackOnce } from '../lib/use-track.ts';
+import { useT } from '../lib/use-root.ts';
+
+/** Runs the language middleware (spec §2): the email's language sticks. */
+export const middleware = routeMiddleware('language');
+
+const ACTIVATION_ID = /^[A-Za-z0-9_-]{20,100}$/;
+
+/**
+ * Opening the emailed link does not activate by itself: link scanners that prefetch
+ * emails would spend the single-use id. The page submits the activation as soon as it
+ * runs in a browser, and shows a button where JavaScript is off.
+ */
+export function loader({ request, context }: Route.LoaderArgs) {
+  const activationId = new URL(request.url).searchParams.get('activationId') ?? '';
+  if (!ACTIVATION_ID.test(activationId)) {
+    throw redirect(localizedPath(context.get(localeContext).prefix, '/registration/activateaccountError', 'error=invalid'));
+  }
+  return { activationId };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { prefix } = context.get(localeContext);
+  const activationId = String((await request.formData()).get('activationId') ?? '');
+  if (!ACTIVATION_ID.test(activationId)) throw redirect(localizedPath(prefix, '/registration/activateaccountError', 'error=invalid'));
+  const result = await callApi(activateAccount, { activationId }, { request, context });
+  if (!result.ok) return { activated: null, notice: apiFailureMessage(result.error) };
+  const payload = result.data.activateAccount;
+  if (payload.outcome === 'NOT_FOUND') throw redirect(localizedPath(prefix, '/registration/activateaccountError', 'error=invalid'));
+  if (payload.outcome === 'FAILED') throw redirect(localizedPath(prefix, '/registration/activateaccountError', 'error=failed'));
+  return { activated: { firstName: payload.firstName, voucher: payload.voucher, registrationId: payload.registrationId }, notice: null };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.activateAccount.title', noIndex: true });
+
+export default function ActivateAccount({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const submitted = useRef(false);
+  useTrackOnce({ event: 'activate_account_landed' });
+  useEffect(() => {
+    if (submitted.current) return;
+    submitted.current = true;
+    void submit({ activationId: loaderData.activationId }, { method: 'post', replace: true });
+  }, [loaderData.activationId, submit]);
+
+  if (actionData?.activated) return <Welcome {...actionData.activated} />;
+  return (
+    <MessageScreen title={t('activation.title')} text={t('activation.text')}>
+      {actionData?.notice && (
+        <p role="alert" className="mt-6 border-l-2 border-alert pl-4">{t(actionData.notice.id, actionData.notice.values)}</p>
+      )}
+      <Form method="post" replace className="mt-10">
+        <input type="hidden" name="activationId" value={loaderData.activationId} />
+        <button type="submit" className="btn-primary" disabled={navigation.state !== 'idle'}>{t('activation.button')}</button>
+      </Form>
+    </MessageScreen>
+  );
+}

@@ -1,0 +1,79 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { accessCodeForm } from '@velvet/validation/registration-code';
+import { useState } from 'react';
+import { Form, useNavigation } from 'react-router';
+import type { Route } from './+types/admin-registration-link-generator';
+import { AdminBar } from '../components/admin-bar.tsx';
+import { describedBy, FieldErrors } from '../components/field.tsx';
+import { PageIntro } from '../components/page-intro.tsx';
+import { requireAdmin } from '../lib/admin.server.ts';
+import { callApi } from '../lib/api.server.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { generateRegistrationLink } from '../lib/operations.ts';
+import { apiFailureMessage, verdictFor, verdictMessage } from '../lib/registration-code.server.ts';
+import { useT } from '../lib/use-root.ts';
+
+export async function loader(args: Route.LoaderArgs) {
+  const { email } = await requireAdmin(args);
+  return { email };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { token } = await requireAdmin(args);
+  const submission = parseWithZod(await args.request.formData(), { schema: accessCodeForm });
+  if (submission.status !== 'success') return { result: submission.reply(), link: null, notice: null };
+  const response = await callApi(generateRegistrationLink, { registrationCode: submission.value.code }, { ...args, token });
+  if (!response.ok) return { result: submission.reply(), link: null, notice: apiFailureMessage(response.error) };
+  const { url, expiresAt, errors } = response.data.generateRegistrationLink;
+  if (!url || !expiresAt) {
+    const verdict = verdictFor({ errors, errorDetails: errors.map((error) => ({ error })), invitorName: null, countryOptions: [], customization: null });
+    const notice = verdict.status === 'valid' ? { id: 'error.generic' } : verdictMessage(verdict);
+    return { result: submission.reply({ fieldErrors: { code: ['validation.accessCodeInvalid'] } }), link: null, notice };
+  }
+  return { result: submission.reply(), link: { url, expiresAt }, notice: null };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.adminLinkGenerator.title', noIndex: true });
+
+export default function RegistrationLinkGenerator({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const navigation = useNavigation();
+  const [form, { code }] = useForm<{ code: string }>({ id: 'link-generator', lastResult: actionData?.result });
+  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const link = actionData?.link;
+  return (
+    <div>
+      <AdminBar email={loaderData.email} />
+      <PageIntro inverse title={t('admin.linkGenerator.title')} lead={t('admin.linkGenerator.text')} />
+      <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink" onSubmit={() => setCopy('idle')}>
+        {actionData?.notice && <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(actionData.notice.id, actionData.notice.values)}</p>}
+        <div>
+          <label htmlFor={code.id} className="eyebrow block text-stone">{t('admin.linkGenerator.code')}</label>
+          <input {...getInputProps(code, { type: 'text' })} className="field-input mt-2 uppercase tracking-[0.2em]" autoComplete="off" aria-describedby={describedBy(code)} />
+          <FieldErrors field={code} />
+        </div>
+        <button type="submit" className="btn-primary w-full" disabled={navigation.state === 'submitting'}>{t('admin.linkGenerator.submit')}</button>
+      </Form>
+      {link && (
+        <section aria-labelledby="link-title" className="mt-10 border border-paper/40 p-8">
+          <h2 id="link-title" className="eyebrow text-paper/70">{t('admin.linkGenerator.result')}</h2>
+          <p className="mt-4 font-mono text-sm break-all" data-testid="generated-link">{link.url}</p>
+          <p className="mt-2 text-sm text-paper/70">{t('admin.linkGenerator.validUntil', { date: new Date(link.expiresAt) })}</p>
+          <button
+            type="button"
+            className="btn-inverse mt-6"
+            onClick={() => {
+              navigator.clipboard.writeText(link.url).then(() => setCopy('copied'), () => setCopy('failed'));
+            }}
+          >
+            {t('admin.linkGenerator.copy')}
+          </button>
+          <p role="status" className="mt-3 min-h-5 text-sm">
+            {copy === 'copied' ? t('admin.linkGenerator.copied') : copy === 'failed' ? t('admin.linkGenerator.copyFailed') : ''}
+          </p>
+        </section>
+      )}
+    </div>
+  );
+}

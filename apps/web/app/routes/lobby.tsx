@@ -1,0 +1,68 @@
+import { verifyLobbyToken } from '@velvet/tokens/signed-token';
+import { Form, redirect, useNavigation } from 'react-router';
+import type { Route } from './+types/lobby';
+import { MessageScreen } from '../components/message-screen.tsx';
+import { callApi } from '../lib/api.server.ts';
+import { localeContext, requestInfoContext } from '../lib/context.ts';
+import { EXTERNAL_LINKS } from '../lib/external-links.ts';
+import { localizedPath } from '../lib/i18n.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { joinWaitlist } from '../lib/operations.ts';
+import { apiFailureMessage } from '../lib/registration-code.server.ts';
+import { useTrackOnce } from '../lib/use-track.ts';
+import { useT } from '../lib/use-root.ts';
+
+/** The waiting list needs the shop's signed token; anything else is the deny page. */
+async function lobbyEmail(request: Request, context: Route.LoaderArgs['context']): Promise<{ token: string; email: string }> {
+  const token = new URL(request.url).searchParams.get('token') ?? '';
+  const verified = await verifyLobbyToken(token, context.get(requestInfoContext).appSecret);
+  if (!verified.ok) throw redirect(localizedPath(context.get(localeContext).prefix, '/registration/deny', 'reason=token'));
+  return { token, email: verified.claims.email };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { email } = await lobbyEmail(request, context);
+  return { email };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { token } = await lobbyEmail(request, context);
+  const { locale, prefix } = context.get(localeContext);
+  const result = await callApi(joinWaitlist, { token, language: locale }, { request, context });
+  if (!result.ok) return { outcome: null, notice: apiFailureMessage(result.error) };
+  const { outcome, tokenError } = result.data.joinWaitlist;
+  if (tokenError || !outcome) throw redirect(localizedPath(prefix, '/registration/deny', 'reason=token'));
+  return { outcome, notice: null };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.lobby.title', description: 'meta.lobby.description', noIndex: true });
+
+/** "We're full—for now": join the waiting list with the email the shop knows. */
+export default function Lobby({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const navigation = useNavigation();
+  const outcome = actionData?.outcome;
+  useTrackOnce(outcome === 'JOINED' ? { event: 'join_waitlist', method: 'Google' } : null);
+  if (outcome) {
+    return (
+      <MessageScreen
+        title={t('lobby.title')}
+        actions={[{ label: t('lobby.backToLogin'), to: EXTERNAL_LINKS.login, external: true }]}
+      >
+        <p role="status" className="mt-8 text-xl">{t(outcome === 'JOINED' ? 'lobby.joined' : 'lobby.alreadyJoined')}</p>
+      </MessageScreen>
+    );
+  }
+  return (
+    <MessageScreen title={t('lobby.title')} text={t('lobby.text')}>
+      {actionData?.notice && <p role="alert" className="mt-6 border-l-2 border-alert pl-4">{t(actionData.notice.id, actionData.notice.values)}</p>}
+      <Form method="post" className="mt-10 space-y-6">
+        <p className="text-sm leading-relaxed text-stone">{t('lobby.consent', { email: loaderData.email })}</p>
+        <div className="flex flex-wrap gap-4">
+          <button type="submit" className="btn-primary" disabled={navigation.state === 'submitting'}>{t('lobby.join')}</button>
+          <a className="btn-outline" href={EXTERNAL_LINKS.login} rel="noopener">{t('lobby.backToLogin')}</a>
+        </div>
+      </Form>
+    </MessageScreen>
+  );
+}

@@ -1,0 +1,64 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { email } from '@velvet/validation/registration';
+import { Form, redirect, useNavigation } from 'react-router';
+import { z } from 'zod';
+import type { Route } from './+types/membership-interest-apply';
+import { describedBy, FieldErrors } from '../components/field.tsx';
+import { PageIntro } from '../components/page-intro.tsx';
+import { callApi } from '../lib/api.server.ts';
+import { localeContext } from '../lib/context.ts';
+import { serverCountry } from '../lib/country.server.ts';
+import { localizedPath } from '../lib/i18n.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { applyForMembership } from '../lib/operations.ts';
+import { apiFailureMessage, type Notice } from '../lib/registration-code.server.ts';
+import { readFlow } from '../lib/session.server.ts';
+import { useT } from '../lib/use-root.ts';
+
+const applicationForm = z.object({ email });
+
+/** The email is filled in when the visitor already typed it in this visit (no dead ends). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { flow } = await readFlow(request, context);
+  return { email: flow.registrationEmail ?? '' };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: applicationForm });
+  if (submission.status !== 'success') return { result: submission.reply(), notice: null as Notice | null };
+  const { locale, prefix } = context.get(localeContext);
+  const country = (await serverCountry(request, context)) ?? null;
+  const result = await callApi(applyForMembership, { email: submission.value.email, language: locale, country }, { request, context });
+  if (!result.ok) return { result: submission.reply(), notice: apiFailureMessage(result.error) };
+  const { accepted, fieldErrors } = result.data.applyForMembership;
+  if (!accepted) {
+    const errors: Record<string, string[]> = {};
+    for (const { field, code } of fieldErrors) (errors[field] ??= []).push(code);
+    return { result: submission.reply({ fieldErrors: errors }), notice: fieldErrors.length ? null : ({ id: 'error.generic' } as Notice) };
+  }
+  throw redirect(localizedPath(prefix, '/membership-interest/confirmation'));
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.membershipInterestApply.title' });
+
+export default function MembershipInterestApply({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const navigation = useNavigation();
+  const [form, fields] = useForm<{ email: string }>({ id: 'apply', lastResult: actionData?.result, defaultValue: { email: loaderData.email } });
+  return (
+    <div>
+      <PageIntro inverse title={t('membershipInterestApply.title')} lead={t('membershipInterestApply.text')} />
+      <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink">
+        {actionData?.notice && <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(actionData.notice.id, actionData.notice.values)}</p>}
+        <div>
+          <label htmlFor={fields.email.id} className="eyebrow block text-stone">{t('membershipInterestApply.email')}</label>
+          <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" inputMode="email" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />
+          <FieldErrors field={fields.email} />
+        </div>
+        <p className="text-sm leading-relaxed text-stone">{t('membershipInterestApply.consent')}</p>
+        <button type="submit" className="btn-primary w-full" disabled={navigation.state === 'submitting'}>{t('membershipInterestApply.submit')}</button>
+      </Form>
+    </div>
+  );
+}

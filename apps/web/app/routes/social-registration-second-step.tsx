@@ -1,0 +1,281 @@
+import { getCollectionProps, getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { verifySocialToken, type SocialClaims } from '@velvet/tokens/signed-token';
+import { data, Form, redirect, useNavigation } from 'react-router';
+import type { Route } from './+types/social-registration-second-step';
+import { describedBy, FieldErrors } from '../components/field.tsx';
+import { PageIntro } from '../components/page-intro.tsx';
+import { ConsentFields, CountryField, GenderField, NameFields, useBrowserCountry, type CountryOption } from '../components/registration-form.tsx';
+import { Welcome } from '../components/welcome.tsx';
+import { callApi } from '../lib/api.server.ts';
+import { localeContext, requestInfoContext } from '../lib/context.ts';
+import { serverCountry } from '../lib/country.server.ts';
+import { localizedPath } from '../lib/i18n.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { completeSocialRegistration, type CompleteSocialRegistrationInput, type RegistrationCodeError } from '../lib/operations.ts';
+import { apiFailureMessage, checkCode, verdictFor, type Notice } from '../lib/registration-code.server.ts';
+import { denyPath, invitationFrom, refusal, type Invitation } from '../lib/registration.server.ts';
+import { readFlow } from '../lib/session.server.ts';
+import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '../lib/social-registration.ts';
+import { useTrackOnce } from '../lib/use-track.ts';
+import { useT } from '../lib/use-root.ts';
+
+/**
+ * The social sign-up's second step (spec §2, §5): reached from the provider's callback with a
+ * signed token whose payload carries the email. Asks for what the provider did not give,
+ * the country with its legal documents, consent and shopping preferences, then completes the
+ * registration (docs/decisions/010-social-sign-up-oidc.md).
+ */
+
+type Args = Route.LoaderArgs | Route.ActionArgs;
+
+/** The verified token, or a redirect to the deny page (spec §5: no token, no email → deny). */
+async function verifiedToken(token: string | null, { context }: Args): Promise<SocialClaims> {
+  const verified = await verifySocialToken(token, context.get(requestInfoContext).appSecret);
+  if (!verified.ok) throw redirect(denyPath(context.get(localeContext).prefix, 'token'));
+  return verified.claims;
+}
+
+/** The invitation the callback kept in the flow cookie (or the URL, when it carries one). */
+async function invitationOf({ request, context }: Args): Promise<Invitation> {
+  const { flow } = await readFlow(request, context);
+  const invitation = invitationFrom(new URL(request.url), flow);
+  if (!invitation) throw redirect(denyPath(context.get(localeContext).prefix, 'invalid'));
+  return invitation;
+}
+
+/** The names to ask for: those the provider did not give in a form the registration accepts. */
+function askedNames(claims: SocialClaims): AskedNames {
+  return { firstName: !claims.firstName, lastName: !claims.lastName };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  const token = new URL(request.url).searchParams.get('token');
+  const claims = await verifiedToken(token, args);
+  const invitation = await invitationOf(args);
+  const [check, detected] = await Promise.all([
+    checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug }, { request, context }),
+    serverCountry(request, context),
+  ]);
+  if (check.status === 'unavailable') return { state: 'unavailable' as const, email: claims.email, notice: apiFailureMessage(check.error) };
+  if (check.status !== 'valid') throw redirect(denyPath(context.get(localeContext).prefix, refusal(check).reason, invitation));
+  const countries = check.details.countryOptions;
+  return {
+    state: 'ready' as const,
+    token: token ?? '',
+    email: claims.email,
+    invitorName: check.invitorName,
+    ask: askedNames(claims),
+    countries,
+    detectCountryInBrowser: !detected,
+    defaults: { country: countries.some((c) => c.isoCode === detected) ? (detected as string) : 'DE' },
+  };
+}
+
+/** Fields the form shows; an API error about any other field is shown above the form. */
+function shownField(field: string, ask: AskedNames): string | null {
+  if (field === 'termsPkString' || field === 'dataPolicyPkString') return 'termsAccepted';
+  if (['gender', 'country', 'newsletter', 'termsAccepted', 'shoppingPreferences'].includes(field)) return field;
+  if ((field === 'firstName' && ask.firstName) || (field === 'lastName' && ask.lastName)) return field;
+  return null;
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
+  const { prefix, locale } = context.get(localeContext);
+  const formData = await request.formData();
+  const token = String(formData.get('token') ?? '');
+  const claims = await verifiedToken(token, args);
+  const invitation = await invitationOf(args);
+  const ask = askedNames(claims);
+  const submission = parseWithZod(formData, { schema: socialSecondStepForm(ask) });
+  const reply = (options: { fieldErrors?: Record<string, string[]>; formErrors?: string[]; notice?: Notice } = {}) => ({
+    kind: 'form' as const,
+    result: submission.reply(options.fieldErrors || options.formErrors ? { fieldErrors: options.fieldErrors ?? {}, formErrors: options.formErrors ?? [] } : undefined),
+    notice: options.notice,
+  });
+  if (submission.status !== 'success') return reply();
+  const value = submission.value;
+
+  const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug }, { request, context });
+  if (check.status === 'unavailable') return reply({ notice: apiFailureMessage(check.error) });
+  if (check.status !== 'valid') throw redirect(denyPath(prefix, refusal(check).reason, invitation));
+  const option = check.details.countryOptions.find((c) => c.isoCode === value.country);
+  if (!option) return reply({ fieldErrors: { country: ['validation.country'] } });
+
+  const input: CompleteSocialRegistrationInput = {
+    token,
+    registrationCode: invitation.code,
+    validityTimestamp: invitation.validityTimestamp,
+    slug: invitation.slug,
+    gender: value.gender,
+    firstName: value.firstName ?? claims.firstName ?? null,
+    lastName: value.lastName ?? claims.lastName ?? null,
+    country: value.country,
+    newsletter: value.newsletter,
+    termsAccepted: true,
+    termsPkString: option.termsPkString,
+    dataPolicyPkString: option.dataPolicyPkString,
+    language: locale,
+    shoppingPreferences: value.shoppingPreferences,
+  };
+  const result = await callApi(completeSocialRegistration, { input }, { request, context });
+  if (!result.ok) return reply({ notice: apiFailureMessage(result.error) });
+  const payload = result.data.completeSocialRegistration;
+  if (payload.tokenError) throw redirect(denyPath(prefix, 'token'));
+  if (payload.codeErrors.length) {
+    const verdict = verdictFor({
+      errors: payload.codeErrors,
+      errorDetails: payload.codeErrors.map((error: RegistrationCodeError) => ({ error })),
+      invitorName: null,
+      countryOptions: [],
+      customization: null,
+    });
+    if (verdict.status !== 'valid' && verdict.status !== 'unavailable') throw redirect(denyPath(prefix, refusal(verdict).reason, invitation));
+  }
+  if (payload.fieldErrors.length || !payload.outcome) {
+    const fieldErrors: Record<string, string[]> = {};
+    const formErrors = new Set<string>();
+    for (const { field, code } of payload.fieldErrors) {
+      const shown = shownField(field, ask);
+      if (shown) (fieldErrors[shown] ??= []).push(code);
+      else formErrors.add(code);
+    }
+    if (!payload.fieldErrors.length) return reply({ notice: { id: 'error.generic' } });
+    return reply({ fieldErrors, formErrors: [...formErrors] });
+  }
+
+  const { flow, save } = await readFlow(request, context);
+  const headers = {
+    'Set-Cookie': await save({
+      ...flow,
+      registrationCode: invitation.code,
+      validityTimestamp: invitation.validityTimestamp,
+      slug: invitation.slug,
+      registrationEmail: claims.email,
+      registrationCountry: value.country,
+      registrationNewsLetter: value.newsletter,
+      registrationTermsAndConditions: true,
+      termsPkString: option.termsPkString,
+      dataPolicyPkString: option.dataPolicyPkString,
+      ...(payload.registrationId ? { registrationId: payload.registrationId } : {}),
+      registrationFlow: 'social',
+    }),
+  };
+  switch (payload.outcome) {
+    case 'ACTIVATED':
+      // The provider vouched for the address: the account is active, no email to confirm.
+      return data(
+        { kind: 'welcome' as const, welcome: { firstName: payload.firstName, voucher: payload.voucher, registrationId: payload.registrationId } },
+        { headers },
+      );
+    case 'FORM_FINISHED':
+      throw redirect(localizedPath(prefix, '/registration/formfinished'), { headers });
+    case 'ACCOUNT_ACTIVE':
+      throw redirect(localizedPath(prefix, '/registration/registrationformemailactivecomplete'), { headers });
+    case 'ACCOUNT_PENDING':
+      throw redirect(localizedPath(prefix, '/registration/registrationformemailpendingcomplete'), { headers });
+  }
+  return reply({ notice: { id: 'error.generic' } });
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.socialSecondStep.title', noIndex: true });
+
+export default function SocialRegistrationSecondStep({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const welcome = actionData?.kind === 'welcome' ? actionData.welcome : null;
+  // The provider gave the address (the email step of the other flows); this page is step 2.
+  useTrackOnce({ event: 'email_submitted', flow: 'social' });
+  useTrackOnce({ event: 'step2_landed' });
+  useTrackOnce(welcome ? { event: 'step2_submitted' } : null);
+  if (welcome) return <Welcome {...welcome} />;
+
+  const notice = actionData?.kind === 'form' ? actionData.notice : loaderData.state === 'unavailable' ? loaderData.notice : undefined;
+  return (
+    <div>
+      <PageIntro
+        eyebrow={loaderData.state === 'ready' && loaderData.invitorName ? t('registration.invitedBy', { invitorName: loaderData.invitorName }) : undefined}
+        title={t('socialSecondStep.title')}
+        lead={t('socialSecondStep.text')}
+      />
+      <p className="mt-6 text-lg" data-testid="signed-in-as">{t('socialSecondStep.signedInWith', { email: loaderData.email })}</p>
+      {notice && <p role="alert" className="mt-8 border-l-2 border-alert pl-4">{t(notice.id, notice.values)}</p>}
+      {loaderData.state === 'ready' && (
+        <div className="mt-8">
+          <SecondStepForm
+            token={loaderData.token}
+            ask={loaderData.ask}
+            countries={loaderData.countries}
+            defaults={loaderData.defaults}
+            detectCountryInBrowser={loaderData.detectCountryInBrowser}
+            lastResult={actionData?.kind === 'form' ? actionData.result : undefined}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+interface Values {
+  gender: string;
+  firstName: string;
+  lastName: string;
+  country: string;
+  newsletter: string;
+  termsAccepted: string;
+  shoppingPreferences: string[];
+}
+
+/** Validated on the server with the shared schema, so it behaves the same without JavaScript. */
+function SecondStepForm({
+  token,
+  ask,
+  countries,
+  defaults,
+  detectCountryInBrowser,
+  lastResult,
+}: {
+  token: string;
+  ask: AskedNames;
+  countries: CountryOption[];
+  defaults: Partial<Values>;
+  detectCountryInBrowser: boolean;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const t = useT();
+  const navigation = useNavigation();
+  const [form, fields] = useForm<Values>({ id: 'social-second-step', lastResult, defaultValue: defaults, shouldRevalidate: 'onBlur' });
+  useBrowserCountry(form, countries, detectCountryInBrowser);
+  const selected = countries.find((c) => c.isoCode === (fields.country.value ?? defaults.country));
+  const preferences = fields.shoppingPreferences;
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate className="space-y-6">
+      <input type="hidden" name="token" value={token} />
+      {form.errors?.length ? (
+        <p role="alert" className="border-l-2 border-alert pl-4 text-sm">
+          {form.errors.map((id) => t(id))}
+        </p>
+      ) : null}
+      <GenderField field={fields.gender} />
+      <NameFields firstName={ask.firstName ? fields.firstName : undefined} lastName={ask.lastName ? fields.lastName : undefined} />
+      <CountryField field={fields.country} countries={countries} />
+      <fieldset aria-describedby={describedBy(preferences)}>
+        <legend className="eyebrow text-stone">{t('socialSecondStep.preferences')}</legend>
+        <div className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-3">
+          {getCollectionProps(preferences, { type: 'checkbox', options: [...SHOPPING_PREFERENCES] }).map(({ key, ...props }) => (
+            <label key={key} className="flex min-h-11 cursor-pointer items-center gap-3">
+              <input {...props} className="size-5 shrink-0 accent-ink" />
+              {t(`socialSecondStep.preference.${props.value}`)}
+            </label>
+          ))}
+        </div>
+        <FieldErrors field={preferences} />
+      </fieldset>
+      <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={selected} />
+      <button type="submit" className="btn-primary w-full" disabled={navigation.state === 'submitting'}>
+        {t('socialSecondStep.submit')}
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * The web server: Express in front of React Router's request handler. It owns what is
+ * not a page: security headers, CSRF guard, static assets with long-lived caching, the
+ * acquisition defaults file, and per-request context for loaders.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { createRequestHandler } from '@react-router/express';
+import type { Env } from '@velvet/config/env';
+import compression from 'compression';
+import express, { type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { RouterContextProvider, ServerBuild } from 'react-router';
+import type { RequestInfo } from '../app/lib/context.ts';
+import { cmpStatic, entranceRouter } from './entrance.ts';
+import { ERROR_REPORTS_PATH, createWebErrorReporting, errorReportTunnel } from './error-reports.ts';
+import type { WebErrorReporting } from './error-reports.ts';
+import { createFeatureRelay } from './features.ts';
+import type { FeatureRelay } from './features.ts';
+import { csrfGuard, nonceMiddleware, securityHeaders } from './security.ts';
+
+export interface WebAppOptions {
+  env: Env;
+  logger: Logger;
+  /** The production build, or a loader of it (development: from Vite). */
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  /** Directory of the built client assets; absent in development (Vite serves them). */
+  clientDir?: string;
+  /** Extra middleware installed before the pages (Vite's dev middleware). */
+  before?: express.RequestHandler;
+  /** Directory of the built consent script (build/cmp), served under /entrance/cmp. */
+  cmpDir?: string;
+  /** The features proxy (ADR 012); by default one streaming from API_URL. */
+  features?: FeatureRelay;
+  /** Error reporting (ADR 013); by default to ERROR_REPORTING_URL. */
+  errorReporting?: WebErrorReporting;
+}
+
+interface LoadContextEntry {
+  createLoadContext(info: RequestInfo): RouterContextProvider;
+}
+
+const MAX_BODY_BYTES = 100 * 1024;
+
+export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ...options }: WebAppOptions) {
+  const app = express();
+  const features = options.features ?? createFeatureRelay({ apiUrl: env.API_URL, clientKey: env.FEATURES_CLIENT_KEY, logger });
+  const errors = options.errorReporting ?? createWebErrorReporting({ url: env.ERROR_REPORTING_URL, environment: env.ACQ_ENVIRONMENT, logger });
+  const development = env.NODE_ENV === 'development' && !clientDir;
+  app.disable('x-powered-by');
+  if (env.TRUST_PROXY) app.set('trust proxy', true);
+
+  app.use((req, res, next) => {
+    const correlationId = req.get('x-correlation-id')?.slice(0, 100) || `web-${randomUUID()}`;
+    res.locals.correlationId = correlationId;
+    res.setHeader('X-Correlation-ID', correlationId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      // The path only: query strings can carry codes and tokens.
+      logger.info(
+        { correlationId, method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        'request',
+      );
+    });
+    next();
+  });
+  /** Spec §7.6: GrowthBook's features endpoint and stream under our own host (before compression, which would hold the stream back). */
+  app.use(features.router());
+  app.use(compression());
+  app.use(nonceMiddleware);
+  app.use(
+    securityHeaders({
+      publicUrl: env.PUBLIC_URL,
+      publicApiUrl: env.PUBLIC_API_URL,
+      development,
+      tagManagerUrl: env.GTM_CONTAINER_ID ? env.GTM_SCRIPT_URL : undefined,
+    }),
+  );
+  if (before) app.use(before);
+
+  if (clientDir) {
+    app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
+    app.use(express.static(clientDir, { maxAge: '1h', index: false }));
+  }
+
+  /** Spec §7.7: the consent script and its stylesheet (ADR 011). */
+  if (cmpDir && env.CMP_ENABLED) app.use('/entrance/cmp', cmpStatic(cmpDir));
+
+  /** Spec §7.1: runtime settings the browser reads at start-up. */
+  app.get('/acquisition-defaults.json', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json({
+      environment: env.ACQ_ENVIRONMENT,
+      ...(env.GTM_CONTAINER_ID ? { gtmContainerId: env.GTM_CONTAINER_ID } : {}),
+      acqBackendGraphqlURL: `${env.PUBLIC_API_URL}/graphql`,
+    });
+  });
+
+  /** The client's last-resort hard redirect targets /acquisition/…: serve it from the root. */
+  app.use('/acquisition', (req, res) => {
+    res.redirect(301, req.url === '/' ? '/' : req.url);
+  });
+
+  app.use(csrfGuard([new URL(env.PUBLIC_URL).origin]));
+  /** Browser error reports (ADR 013): up to 512 KiB, so before the general body limit. */
+  if (errors.send) app.use(errorReportTunnel(errors, logger));
+  app.use((req, res, next) => {
+    const length = Number(req.get('content-length') ?? 0);
+    if (length > MAX_BODY_BYTES) {
+      res.status(413).type('text/plain').send('Request body too large');
+      return;
+    }
+    next();
+  });
+  app.use('/entrance', entranceRouter({ env, logger }));
+
+  app.all(
+    '/{*path}',
+    createRequestHandler({
+      build,
+      mode: env.NODE_ENV === 'production' ? 'production' : 'development',
+      getLoadContext: async (req: Request, res: Response) => {
+        const { entry } = typeof build === 'function' ? await build() : build;
+        return (entry.module as unknown as LoadContextEntry).createLoadContext({
+          nonce: res.locals.nonce as string,
+          correlationId: res.locals.correlationId as string,
+          clientIp: req.ip,
+          apiUrl: env.API_URL,
+          publicApiUrl: env.PUBLIC_API_URL,
+          publicUrl: env.PUBLIC_URL,
+          environment: env.ACQ_ENVIRONMENT,
+          gtmContainerId: env.GTM_CONTAINER_ID,
+          trustedCountryHeader: env.TRUSTED_COUNTRY_HEADER,
+          secureCookies: env.PUBLIC_URL.startsWith('https:'),
+          appSecret: env.APP_SECRET,
+          appSchemePrefix: env.APP_SCHEME_PREFIX,
+          consent: { enabled: env.CMP_ENABLED, settingsId: env.CMP_SETTINGS_ID, appVersion: env.APP_VERSION, gtmScriptUrl: env.GTM_SCRIPT_URL },
+          features: { clientKey: features.clientKey, payload: (waitMs) => features.settled(waitMs) },
+          errors: { browserEndpoint: errors.send ? ERROR_REPORTS_PATH : null, report: errors.report, apiFailure: errors.apiFailure },
+        });
+      },
+    }),
+  );
+  app.use(((error, req, _res, next) => {
+    errors.report(error, { context: req.path, tags: { handler: 'express' } });
+    next(error);
+  }) as express.ErrorRequestHandler);
+  /** Ends what keeps connections open (the features streams), so the server can close. */
+  return Object.assign(app, { closeStreams: () => features.close() });
+}

@@ -1,0 +1,126 @@
+/**
+ * The consent manager's and the first-party funnel's doors on the web server (ADR 011):
+ * - GET  /entrance/cmp/js/cmp_min.js and /entrance/cmp/css/cmp_min.css: the consent script
+ *   and its stylesheet, cached for a year (the page asks for `?v=YYYYMMDDHH`);
+ * - POST /entrance/cmp/consent: one consent choice → the API's recordConsent;
+ * - POST /entrance/funnel: a beacon of funnel events → the API's recordFunnelEvents.
+ * The POSTs pass the CSRF guard first (same origin only); they answer 204 whatever the API
+ * says, and forward the visitor's address only for the API's rate limit.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Env } from '@velvet/config/env';
+import { isLocale, supportedCountry } from '@velvet/i18n/locales';
+import { FUNNEL_SESSION_PATTERN, MAX_FUNNEL_BATCH, isTrackedEventName } from '@velvet/validation/funnel';
+import express, { type Request, type Response, type Router } from 'express';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { CONSENT_REVISION } from '../app/lib/consent-shared.ts';
+
+/** Where the consent script's build lands (vite.cmp.config.ts). */
+export function cmpBuildDir(webRoot: string): string {
+  return path.join(webRoot, 'build/cmp');
+}
+
+export function cmpStatic(dir: string): express.RequestHandler {
+  return express.static(dir, { immutable: true, maxAge: '365d', index: false });
+}
+
+const consentBody = z.object({
+  consentId: z.uuid(),
+  action: z.enum(['ACCEPT_ALL', 'REJECT_ALL', 'CUSTOM']),
+  source: z.enum(['BANNER', 'PREFERENCES', 'APP']),
+  analytics: z.boolean(),
+  marketing: z.boolean(),
+  version: z.literal(CONSENT_REVISION),
+  language: z.string().refine(isLocale),
+  country: z.string().optional(),
+});
+
+const funnelBody = z.object({
+  sessionId: z.string().regex(FUNNEL_SESSION_PATTERN),
+  country: z.string().max(2).optional(),
+  events: z
+    .array(
+      z.object({
+        name: z.string().max(64),
+        language: z.string().max(2).optional(),
+        variant: z.string().max(64).optional(),
+        registrationCode: z.string().max(64).optional(),
+        landingSlug: z.string().max(40).optional(),
+        analyticsConsent: z.boolean(),
+      }),
+    )
+    .min(1)
+    .max(MAX_FUNNEL_BATCH),
+});
+
+const RECORD_CONSENT = 'mutation recordConsent($input: RecordConsentInput!) { recordConsent(input: $input) }';
+const RECORD_FUNNEL = 'mutation recordFunnelEvents($events: [FunnelEventInput!]!) { recordFunnelEvents(events: $events) }';
+
+export function entranceRouter({ env, logger }: { env: Env; logger: Logger }): Router {
+  const router = express.Router();
+  // Beacons arrive as text/plain or application/json; both are JSON here.
+  const json = express.json({ limit: '16kb', type: ['application/json', 'text/plain'] });
+
+  const forward = async (req: Request, res: Response, operationName: string, query: string, variables: unknown) => {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'x-correlation-id': `acq-web-${randomUUID()}`,
+      'x-source-page': '/entrance',
+    };
+    if (req.ip) headers['x-forwarded-for'] = req.ip;
+    const acceptLanguage = req.get('accept-language');
+    if (acceptLanguage) headers['accept-language'] = acceptLanguage;
+    if (env.TRUSTED_COUNTRY_HEADER) {
+      const country = req.get(env.TRUSTED_COUNTRY_HEADER);
+      if (country) headers[env.TRUSTED_COUNTRY_HEADER] = country;
+    }
+    try {
+      const response = await fetch(`${env.API_URL}/graphql`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ operationName, query, variables }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const body = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
+      const code = body.errors?.[0]?.extensions?.code;
+      if (code && code !== 'RATE_LIMITED') logger.warn({ correlationId: res.locals.correlationId, operationName, code }, 'entrance: API refused');
+    } catch (error) {
+      logger.warn({ correlationId: res.locals.correlationId, operationName, err: error instanceof Error ? error.message : String(error) }, 'entrance: API unreachable');
+    }
+  };
+
+  router.post('/cmp/consent', json, (req, res) => {
+    const parsed = consentBody.safeParse(req.body);
+    res.status(parsed.success ? 204 : 400).end();
+    if (!parsed.success) return;
+    const { country, ...input } = parsed.data;
+    const served = supportedCountry(country);
+    void forward(req, res, 'recordConsent', RECORD_CONSENT, { input: { ...input, ...(served ? { country: served } : {}) } });
+  });
+
+  router.post('/funnel', json, (req, res) => {
+    const parsed = funnelBody.safeParse(req.body);
+    res.status(parsed.success ? 204 : 400).end();
+    if (!parsed.success) return;
+    const { sessionId, country, events } = parsed.data;
+    const served = supportedCountry(country);
+    const known = events.filter((e) => isTrackedEventName(e.name));
+    if (known.length === 0) return;
+    void forward(req, res, 'recordFunnelEvents', RECORD_FUNNEL, {
+      events: known.map((e) => ({
+        name: e.name,
+        sessionId,
+        ...(served ? { country: served } : {}),
+        ...(e.language && isLocale(e.language) ? { language: e.language } : {}),
+        ...(e.variant ? { variant: e.variant } : {}),
+        ...(e.registrationCode ? { registrationCode: e.registrationCode } : {}),
+        ...(e.landingSlug ? { landingSlug: e.landingSlug } : {}),
+        analyticsConsent: e.analyticsConsent,
+      })),
+    });
+  });
+
+  return router;
+}

@@ -1,0 +1,36 @@
+/** Starts the web server on the production build (`npm run build` first). */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EnvError, parseEnv } from '@velvet/config/env';
+import pino from 'pino';
+import type { ServerBuild } from 'react-router';
+import { createWebApp } from './app.ts';
+import { cmpBuildDir } from './entrance.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+
+async function main() {
+  const env = parseEnv();
+  const logger = pino({ level: env.LOG_LEVEL, base: { service: 'web' }, timestamp: pino.stdTimeFunctions.isoTime });
+  const build = (await import(path.join(root, 'build/server/index.js'))) as ServerBuild;
+  const app = createWebApp({ env, logger, build, clientDir: path.join(root, 'build/client'), cmpDir: cmpBuildDir(root) });
+  const server = app.listen(env.PORT, env.HOST, () => {
+    logger.info({ url: `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}` }, 'web server listening');
+  });
+  const stop = () => {
+    app.closeStreams();
+    server.close(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+/**
+ * Security headers (CSP with a fresh nonce per response, HSTS, frame and referrer
+ * policies) and the CSRF guard for state-changing requests.
+ */
+import { randomBytes } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+
+export interface SecurityOptions {
+  publicUrl: string;
+  publicApiUrl: string;
+  development: boolean;
+  /** GTM_SCRIPT_URL when a container is configured: its origin may serve scripts and take connections. */
+  tagManagerUrl?: string | undefined;
+}
+
+export function nonceMiddleware(_req: Request, res: Response, next: NextFunction) {
+  res.locals.nonce = randomBytes(16).toString('base64');
+  next();
+}
+
+export function securityHeaders({ publicApiUrl, development, publicUrl, tagManagerUrl }: SecurityOptions) {
+  const api = new URL(publicApiUrl);
+  const apiWs = `${api.protocol === 'https:' ? 'wss:' : 'ws:'}//${api.host}`;
+  const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.nonce as string}'`;
+  // 'strict-dynamic' already trusts what nonce'd scripts add; the origin is for browsers without it, and for connect-src.
+  const tagManager = tagManagerUrl ? [new URL(tagManagerUrl).origin] : [];
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        'default-src': ["'self'"],
+        // strict-dynamic: the nonce'd entry scripts may load the lazy route chunks.
+        'script-src': development ? ["'self'", "'unsafe-inline'", ...tagManager] : ["'self'", nonce, "'strict-dynamic'", ...tagManager],
+        'style-src': development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+        'img-src': ["'self'", 'data:'],
+        'font-src': ["'self'"],
+        'connect-src': ["'self'", api.origin, apiWs, ...tagManager, ...(development ? ['ws:'] : [])],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'none'"],
+        'base-uri': ["'self'"],
+        'object-src': ["'none'"],
+        ...(publicUrl.startsWith('https:') ? { 'upgrade-insecure-requests': [] } : {}),
+      },
+    },
+    strictTransportSecurity: publicUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Refuses cross-site state changes: a POST must come from our own origin, told by
+ * Sec-Fetch-Site where the browser sends it, else by Origin (or Referer).
+ */
+export function csrfGuard(allowedOrigins: string[]) {
+  const allowed = new Set(allowedOrigins);
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const site = req.get('sec-fetch-site');
+    if (site === 'same-origin') return next();
+    const origin = req.get('origin') ?? originOf(req.get('referer'));
+    const own = `${req.protocol}://${req.get('host') ?? ''}`;
+    if (!site && origin && (allowed.has(origin) || origin === own)) return next();
+    res.status(403).type('text/plain').send('Cross-site request refused');
+  };
+}
+
+function originOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    return new URL(value).origin;
+  } catch {
+    return undefined;
+  }
+}

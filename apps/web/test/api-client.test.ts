@@ -1,0 +1,92 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RouterContextProvider } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { callApi } from '../app/lib/api.server.ts';
+import { requestInfoContext, type ApiFailureReport } from '../app/lib/context.ts';
+import { getCountryDetails } from '../app/lib/operations.ts';
+import { testRequestExtras } from './support/request-info.ts';
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** A real HTTP peer on loopback standing in for the API. */
+async function fakeApi(handler: (headers: IncomingHttpHeaders, body: string, respond: (status: number, json: unknown) => void) => void) {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => handler(req.headers, body, (status, json) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json))));
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
+}
+
+/** What the application-level hook for GraphQL and network errors received. */
+const failures: ApiFailureReport[] = [];
+
+function contextFor(apiUrl: string) {
+  const context = new RouterContextProvider();
+  context.set(requestInfoContext, {
+    nonce: 'n', correlationId: 'web-1', clientIp: '203.0.113.9', apiUrl, publicApiUrl: apiUrl, publicUrl: 'http://localhost:3000',
+    environment: 'test', gtmContainerId: undefined, trustedCountryHeader: 'cf-ipcountry', secureCookies: false, appSecret: 'x'.repeat(32), appSchemePrefix: 'velvetrope://',
+    consent: { enabled: true, settingsId: 'test', appVersion: '0.0.0', gtmScriptUrl: 'https://www.googletagmanager.com/gtm.js' },
+    ...testRequestExtras({ errors: { browserEndpoint: null, report: () => undefined, apiFailure: (failure) => void failures.push(failure) } }),
+  });
+  return context;
+}
+
+const request = new Request('http://localhost:3000/de/about-us?x=1', {
+  headers: { cookie: 'acq_token=tok123', 'accept-language': 'de-AT', 'cf-ipcountry': 'AT' },
+});
+
+describe('the web server’s API client', () => {
+  it('sends the spec’s headers and returns the data', async () => {
+    let seen: IncomingHttpHeaders = {};
+    let sent = '';
+    const url = await fakeApi((headers, body, respond) => {
+      seen = headers;
+      sent = body;
+      respond(200, { data: { countryDetails: { country: 'AT' } } });
+    });
+    const result = await callApi(getCountryDetails, {}, { request, context: contextFor(url) });
+    expect(result).toEqual({ ok: true, data: { countryDetails: { country: 'AT' } } });
+    expect(seen['x-correlation-id']).toMatch(/^acq-web-[0-9a-f-]{36}$/);
+    expect(seen['x-session-id']).toBe('web-1');
+    expect(seen['x-source-page']).toBe('/de/about-us');
+    expect(seen.authorization).toBe('Bearer tok123');
+    expect(seen['x-forwarded-for']).toBe('203.0.113.9');
+    expect(seen['accept-language']).toBe('de-AT');
+    expect(seen['cf-ipcountry']).toBe('AT');
+    expect(JSON.parse(sent)).toMatchObject({ operationName: 'countryDetails' });
+  });
+
+  it('reports a time-out, an unreachable API, a rate limit and a server error as data', async () => {
+    const hanging = await fakeApi(() => undefined);
+    expect(await callApi(getCountryDetails, {}, { request, context: contextFor(hanging), timeoutMs: 50 })).toEqual({ ok: false, error: { kind: 'timeout' } });
+
+    expect(await callApi(getCountryDetails, {}, { request, context: contextFor('http://127.0.0.1:9') })).toEqual({ ok: false, error: { kind: 'connection' } });
+
+    server?.close();
+    const limited = await fakeApi((_h, _b, respond) => respond(200, { data: null, errors: [{ message: 'slow down', extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 42 } }] }));
+    expect(await callApi(getCountryDetails, {}, { request, context: contextFor(limited) })).toEqual({ ok: false, error: { kind: 'rate-limited', retryAfterSeconds: 42 } });
+
+    server?.close();
+    const broken = await fakeApi((_h, _b, respond) => respond(500, { errors: [{ message: 'Unexpected error.' }] }));
+    expect(await callApi(getCountryDetails, {}, { request, context: contextFor(broken) })).toEqual({ ok: false, error: { kind: 'generic' } });
+  });
+
+  it('passes every GraphQL and network failure to the application-level hook, and no success', async () => {
+    failures.length = 0;
+    const ok = await fakeApi((_h, _b, respond) => respond(200, { data: { countryDetails: { country: 'AT' } } }));
+    await callApi(getCountryDetails, {}, { request, context: contextFor(ok) });
+    expect(failures).toEqual([]);
+    server?.close();
+    const broken = await fakeApi((_h, _b, respond) => respond(200, { data: null, errors: [{ message: 'x', extensions: { code: 'INTERNAL' } }] }));
+    await callApi(getCountryDetails, {}, { request, context: contextFor(broken) });
+    await callApi(getCountryDetails, {}, { request, context: contextFor('http://127.0.0.1:9') });
+    expect(failures).toEqual([
+      { operation: 'countryDetails', kind: 'generic', status: 200, codes: ['INTERNAL'], variables: {}, page: '/de/about-us' },
+      { operation: 'countryDetails', kind: 'connection', status: undefined, codes: undefined, variables: {}, page: '/de/about-us' },
+    ]);
+  });
+});

@@ -1,0 +1,92 @@
+/** The server's part of A/B tests (ADR 012): the root loader's data and the server render. */
+import { filePayload } from '@velvet/features/definitions';
+import { loadFeatureFile } from '@velvet/features/file';
+import { renderToString } from 'react-dom/server';
+import { MemoryRouter, RouterContextProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { CONSENT_COOKIE, CONSENT_REVISION } from '../app/lib/consent-shared.ts';
+import { requestInfoContext, type RequestInfo } from '../app/lib/context.ts';
+import type { ExperimentsData } from '../app/lib/experiments-shared.ts';
+import { experimentsData, testingDisabled } from '../app/lib/experiments.server.ts';
+import { ExperimentsProvider, useAbTestsLoading, useFeatureIsOn, useFeatureValue } from '../app/lib/experiments.tsx';
+import { testRequestExtras } from './support/request-info.ts';
+
+const { file, modifiedAt } = loadFeatureFile();
+const payload = filePayload(file, modifiedAt);
+const ID = '3f2c8f5e-8d1e-4c3b-9a57-1f0e2d3c4b5a';
+
+function context(): RouterContextProvider {
+  const provider = new RouterContextProvider();
+  provider.set(requestInfoContext, {
+    nonce: 'n', correlationId: 'c', clientIp: '203.0.113.9', apiUrl: 'http://127.0.0.1:9', publicApiUrl: 'http://127.0.0.1:9',
+    publicUrl: 'https://club.example', environment: 'test', gtmContainerId: undefined, trustedCountryHeader: 'cf-ipcountry',
+    secureCookies: true, appSecret: 'x'.repeat(32), appSchemePrefix: 'velvetrope://',
+    consent: { enabled: true, settingsId: 's', appVersion: '1', gtmScriptUrl: 'https://tags.example/gtm.js' },
+    ...testRequestExtras({ features: { clientKey: 'sdk-velvet-rope', payload: () => Promise.resolve(payload) } }),
+  } satisfies RequestInfo);
+  return provider;
+}
+
+function consent(analytics: boolean): string {
+  const value = { categories: analytics ? ['necessary', 'analytics'] : ['necessary'], revision: CONSENT_REVISION, consentId: 'c-1' };
+  return `${CONSENT_COOKIE}=${encodeURIComponent(JSON.stringify(value))}`;
+}
+
+describe('the root loader’s experiments data', () => {
+  it('uses the stored anonymous id only with analytics consent, else a fresh one per page load', async () => {
+    const withConsent = await experimentsData(new Request('https://club.example/', { headers: { cookie: `acq_anonymous_id=${ID}; ${consent(true)}`, 'cf-ipcountry': 'AT' } }), context());
+    expect(withConsent).toMatchObject({ clientKey: 'sdk-velvet-rope', payload, enabled: true, anonymousIdStored: true, attributes: { acqAnonymousId: ID, applicationCountry: 'AT' } });
+
+    for (const cookie of [`acq_anonymous_id=${ID}; ${consent(false)}`, `acq_anonymous_id=${ID}`, `acq_anonymous_id=not-a-uuid; ${consent(true)}`]) {
+      const data = await experimentsData(new Request('https://club.example/', { headers: { cookie } }), context());
+      expect(data.anonymousIdStored).toBe(false);
+      expect(data.attributes.acqAnonymousId).not.toBe(ID);
+      expect(data.attributes.acqAnonymousId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const [a, b] = await Promise.all([0, 1].map(() => experimentsData(new Request('https://club.example/'), context())));
+    expect(a!.attributes.acqAnonymousId).not.toBe(b!.attributes.acqAnonymousId);
+    expect(a!.attributes.applicationCountry).toBe('DE');
+  });
+
+  it('turns testing off with disablegb=true only', () => {
+    expect(testingDisabled(new URL('https://club.example/?disablegb=true'))).toBe(true);
+    expect(testingDisabled(new URL('https://club.example/?disablegb=TRUE'))).toBe(true);
+    expect(testingDisabled(new URL('https://club.example/?disablegb=false'))).toBe(false);
+    expect(testingDisabled(new URL('https://club.example/'))).toBe(false);
+  });
+});
+
+function Probe() {
+  const copy = useFeatureValue('top-banner-copy', 'none');
+  const onboarding = useFeatureIsOn('show-onboarding');
+  const loading = useAbTestsLoading();
+  return <p>{`${copy}|${onboarding}|${loading}`}</p>;
+}
+
+function render(data: ExperimentsData, url: string): string {
+  return renderToString(
+    <MemoryRouter initialEntries={[url]}>
+      <ExperimentsProvider data={data} publicUrl="https://club.example">
+        <Probe />
+      </ExperimentsProvider>
+    </MemoryRouter>,
+  );
+}
+
+describe('the server render', () => {
+  const base: ExperimentsData = { clientKey: 'k', payload, attributes: { acqAnonymousId: ID, applicationCountry: 'DE' }, enabled: true, anonymousIdStored: false };
+
+  it('renders the assigned variation, the forced one, and control with testing off; the loading flag is already cleared', () => {
+    const assigned = render(base, '/');
+    expect(assigned).toMatch(/<p>(control|members-first)\|true\|false<\/p>/);
+    expect(render(base, '/?top-banner-copy=1')).toContain('<p>members-first|true|false</p>');
+    expect(render(base, '/?top-banner-copy=0')).toContain('<p>control|true|false</p>');
+    expect(render({ ...base, enabled: false }, '/?top-banner-copy=1')).toContain('<p>control|true|false</p>');
+    // The same inputs always give the same answer (the browser hydrates with them).
+    expect(render(base, '/')).toBe(assigned);
+  });
+
+  it('falls back outside the provider (error pages)', () => {
+    expect(renderToString(<MemoryRouter><Probe /></MemoryRouter>)).toContain('<p>none|false|true</p>');
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * Load runs with autocannon (in this process: it shares the machine with the servers).
+ */
+import autocannon from 'autocannon';
+
+/**
+ * @typedef {object} LoadOptions
+ * @property {string} url
+ * @property {number} connections
+ * @property {number} duration seconds
+ * @property {string} [method]
+ * @property {Record<string, string>} [headers]
+ * @property {string} [body]
+ * @property {(status: number, body: string) => void} [onResponse] sees every response (collects bodies: a little slower)
+ */
+
+/**
+ * @typedef {object} LoadResult
+ * @property {string} url
+ * @property {number} connections
+ * @property {number} duration   seconds actually run
+ * @property {number} requestsPerSecond mean of the per-second samples
+ * @property {number} requests   completed responses
+ * @property {number} latencyMean ms
+ * @property {number} p50 ms (autocannon records whole milliseconds)
+ * @property {number} p99 ms
+ * @property {number} max ms
+ * @property {number} non2xx
+ * @property {number} errors     socket errors and timeouts
+ * @property {number} bytesPerSecond mean response bytes per second
+ */
+
+/**
+ * Runs autocannon once and keeps the figures the report needs.
+ * @param {LoadOptions} options
+ * @returns {Promise<LoadResult>}
+ */
+export async function load({ url, connections, duration, method = 'GET', headers, body, onResponse }) {
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    timeout: 10,
+    ...(onResponse
+      ? { requests: [{ method, headers, body, onResponse: (/** @type {number} */ status, /** @type {string} */ text) => onResponse(status, text) }] }
+      : { method, headers, body }),
+  });
+  return {
+    url,
+    connections,
+    duration: (new Date(result.finish).getTime() - new Date(result.start).getTime()) / 1000,
+    requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
+    latencyMean: result.latency.mean,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    bytesPerSecond: result.throughput.average,
+  };
+}
+
+/**
+ * A short run whose figures are thrown away: JIT, connection pools and caches warm up.
+ * @param {LoadOptions} options
+ * @returns {Promise<void>}
+ */
+export async function warmUp(options) {
+  await load({ ...options, onResponse: undefined });
+}

@@ -1,0 +1,182 @@
+/**
+ * The one place where environment variables are read. Every process (web, API,
+ * CLI, tests) parses them with this schema once at start-up; a bad value stops
+ * start-up with a list of every problem, never a half-configured server.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.url().optional())
+  .optional();
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: port.default(3000),
+    API_PORT: port.default(9090),
+    HOST: z.string().default('127.0.0.1'),
+    API_URL: optionalUrl,
+    /** Where browsers reach the API (GraphQL over HTTP and websockets). */
+    PUBLIC_API_URL: optionalUrl,
+    PUBLIC_URL: optionalUrl,
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .optional()
+      .refine(
+        (v) => !v || v.startsWith('file:') || /^postgres(ql)?:\/\//.test(v),
+        'must start with file: (SQLite) or postgres:// (PostgreSQL)',
+      ),
+    REDIS_URL: optionalUrl.refine((v) => !v || /^rediss?:\/\//.test(v), 'must be a redis:// URL'),
+    SMTP_URL: optionalUrl.refine((v) => !v || /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL'),
+    MAIL_FROM: z.string().trim().min(3).default('Velvet Rope <club@velvetrope.localhost>'),
+    APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    TRUSTED_COUNTRY_HEADER: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9-]*$/, 'must be an HTTP header name')
+      .optional(),
+    /** Read the client IP from X-Forwarded-For (only behind a proxy that sets it). */
+    TRUST_PROXY: booleanFlag.default(false),
+    /** Access-code checks allowed per client address and minute (brute-force guard). */
+    RATE_LIMIT_CODE_CHECKS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    /** Registrations (Mutation.register) allowed per client address and minute; e2e tests raise it. */
+    RATE_LIMIT_REGISTRATIONS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    /** Public one-field forms (joinWaitlist and applyForMembership together) per client address and minute. */
+    RATE_LIMIT_PUBLIC_FORMS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    /** Consent records (Mutation.recordConsent) per client address and minute. */
+    RATE_LIMIT_CONSENT_RECORDS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+    /** First-party funnel batches (Mutation.recordFunnelEvents) per client address and minute; e2e tests raise it. */
+    RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    /** With ADMIN_PASSWORD: the admin user the seed creates when it does not exist yet. */
+    ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).optional(),
+    /** With ADMIN_EMAIL; at least 12 characters. Read at seed time only. */
+    ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional(),
+    /** Comma-separated referrer host fragments that are denied; replaces the built-in list. */
+    REFERRER_BLOCKLIST: z.string().trim().optional(),
+    SEED_DEMO: booleanFlag.default(true),
+    DATA_DIR: z.string().default('data'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    CORS_ORIGINS: z.string().optional(),
+    GTM_CONTAINER_ID: z
+      .string()
+      .regex(/^(GTM|G)-[A-Z0-9]+$/, 'must be GTM- or G- followed by upper-case letters and digits')
+      .optional(),
+    ACQ_ENVIRONMENT: z.string().default('local'),
+    /** The tag-manager script, loaded with ?id=<GTM_CONTAINER_ID> after analytics consent; tests point it at a stub. */
+    GTM_SCRIPT_URL: z.string().trim().pipe(z.url({ protocol: /^https?$/ })).default('https://www.googletagmanager.com/gtm.js'),
+    /** The consent manager (banner, preference centre, /entrance/cmp); false only for measurements (bench/lighthouse). */
+    CMP_ENABLED: booleanFlag.default(true),
+    /** The consent manager's settings id, pushed to the data layer with the consent-manager data (spec §3). */
+    CMP_SETTINGS_ID: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, - or _').default('velvet-acq-web'),
+    /** The application version pushed to the data layer (spec §3). */
+    APP_VERSION: z.string().trim().regex(/^[A-Za-z0-9._+-]{1,40}$/, 'must be a version such as 1.4.0').default('0.0.0'),
+    /** The native app's URL scheme: redirectUrl may lead there (web view hand-back). */
+    APP_SCHEME_PREFIX: z
+      .string()
+      .regex(/^[a-z][a-z0-9+.-]*:\/\/$/, 'must look like myapp://')
+      .default('velvetrope://'),
+    /** Social sign-up (OpenID Connect): the provider's issuer; unset turns social sign-up off. */
+    OIDC_ISSUER: optionalUrl,
+    /** Our client at the provider; its redirect URI is `${PUBLIC_URL}/auth/social/callback`. */
+    OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** Which sign-up button the provider answers (Google, Facebook or Apple) and the token's provider id. */
+    OIDC_PROVIDER_NAME: z.string().trim().min(1).max(40).default('Google'),
+    /** The client key in the features endpoint's path (/api/features/KEY, /sub/KEY); ADR 012. */
+    FEATURES_CLIENT_KEY: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{3,64}$/, 'must be 3-64 letters, digits, dashes or underscores')
+      .default('sdk-velvet-rope'),
+    /** Where browser and server error reports go (a JSON collector or a Sentry store URL); unset turns reporting off. ADR 013. */
+    ERROR_REPORTING_URL: optionalUrl.refine((v) => !v || /^https?:\/\//.test(v), 'must be an http(s) URL'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
+    }
+    if (env.OIDC_ISSUER) {
+      if (!env.OIDC_CLIENT_ID) ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'is required with OIDC_ISSUER' });
+      if (!env.OIDC_CLIENT_SECRET) ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_SECRET'], message: 'is required with OIDC_ISSUER' });
+      if (env.NODE_ENV === 'production' && !env.OIDC_ISSUER.startsWith('https:')) {
+        ctx.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'must be an https:// URL in production' });
+      }
+    }
+  });
+
+export type RawEnv = z.infer<typeof envSchema>;
+
+export interface Env extends Omit<RawEnv, 'APP_SECRET' | 'API_URL' | 'PUBLIC_API_URL' | 'PUBLIC_URL' | 'DATABASE_URL'> {
+  APP_SECRET: string;
+  API_URL: string;
+  PUBLIC_API_URL: string;
+  PUBLIC_URL: string;
+  DATABASE_URL: string;
+  /** Origins allowed to call the API from a browser. */
+  corsOrigins: string[];
+}
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'EnvError';
+  }
+}
+
+/** Parses `source` (default `process.env`); throws EnvError listing every bad variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((i) => `${i.path.join('.') || '(env)'} ${i.message}`));
+  }
+  const raw = result.data;
+  const dataDir = path.resolve(raw.DATA_DIR);
+  const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
+  return {
+    ...raw,
+    DATA_DIR: dataDir,
+    APP_SECRET: raw.APP_SECRET ?? developmentSecret(dataDir),
+    API_URL: (raw.API_URL ?? `http://127.0.0.1:${raw.API_PORT}`).replace(/\/$/, ''),
+    PUBLIC_API_URL: (raw.PUBLIC_API_URL ?? `http://localhost:${raw.API_PORT}`).replace(/\/$/, ''),
+    PUBLIC_URL: publicUrl,
+    DATABASE_URL: raw.DATABASE_URL ?? `file:${path.join(dataDir, 'velvet.sqlite')}`,
+    corsOrigins: [
+      new URL(publicUrl).origin,
+      ...(raw.CORS_ORIGINS ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ],
+  };
+}
+
+/** Outside production a secret is generated once and kept under the data directory. */
+function developmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+let cached: Env | undefined;
+/** The process-wide environment, parsed on first use. */
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}

@@ -1,0 +1,61 @@
+/** The seven languages of the club; English is also served without a prefix. */
+export const LOCALES = ['en', 'de', 'fr', 'it', 'nl', 'pl', 'sv'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+
+/** URL prefixes: '' is the unprefixed default variant. Eight in all. */
+export const PREFIXES = ['', ...LOCALES] as const;
+export type Prefix = (typeof PREFIXES)[number];
+
+/** Names of the languages in their own language, for the language selector. */
+export const LOCALE_NAMES: Record<Locale, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  fr: 'Français',
+  it: 'Italiano',
+  nl: 'Nederlands',
+  pl: 'Polski',
+  sv: 'Svenska',
+};
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+/** Picks the first supported language from an Accept-Language header, honouring q-values. */
+export function localeFromAcceptLanguage(header: string | null | undefined): Locale | undefined {
+  if (!header) return undefined;
+  const ranked = header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const quality = q ? Number(q.slice(2)) : 1;
+      return { tag: tag.toLowerCase(), quality: Number.isFinite(quality) ? quality : 0, index };
+    })
+    .filter((entry) => entry.tag && entry.quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.index - b.index);
+  for (const { tag } of ranked) {
+    const base = tag.split('-')[0];
+    if (isLocale(base)) return base;
+  }
+  return undefined;
+}
+
+/** The 27 countries offered in the country selector (spec §3). */
+export const COUNTRIES = [
+  'AT', 'BE', 'BG', 'CH', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR',
+  'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
+] as const;
+export type Country = (typeof COUNTRIES)[number];
+export const DEFAULT_COUNTRY: Country = 'DE';
+
+export function isCountry(value: unknown): value is Country {
+  return typeof value === 'string' && (COUNTRIES as readonly string[]).includes(value);
+}
+
+/** Upper-cases and checks a country code; undefined when it is not one the club serves. */
+export function supportedCountry(value: string | null | undefined): Country | undefined {
+  const upper = value?.trim().toUpperCase();
+  return isCountry(upper) ? upper : undefined;
+}

@@ -1,0 +1,104 @@
+/**
+ * Field rules of the registration form (spec §3, §5), shared by the web form and the API.
+ * Every error message is a message id of @velvet/i18n, never text, so each language shows
+ * its own words. The API reports the same ids as `FieldError.code`.
+ */
+import { z } from 'zod';
+
+/** RFC 5321 limits a forward path to 256 octets including the angle brackets. */
+export const EMAIL_MAX_LENGTH = 254;
+export const NAME_MAX_LENGTH = 50;
+
+/** The message ids these schemas (and the API) report. */
+export const REGISTRATION_MESSAGE_IDS = {
+  email: 'validation.email',
+  emailTooLong: 'validation.emailTooLong',
+  gender: 'validation.gender',
+  firstName: 'validation.firstName',
+  lastName: 'validation.lastName',
+  nameTooLong: 'validation.nameTooLong',
+  invalidCharacters: 'validation.invalidCharacters',
+  country: 'validation.country',
+  terms: 'validation.terms',
+  legalVersion: 'validation.legalVersion',
+  language: 'validation.language',
+} as const;
+
+/** Ms/Mrs = FEMALE, Mr = MALE (the GraphQL enum Gender). */
+export const GENDERS = ['FEMALE', 'MALE'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+/**
+ * RFC 5322 "dot-atom" local part and a domain of DNS labels with a dot: what people type,
+ * without the quoted and bracketed forms no shop accepts. Non-ASCII is refused (we cannot
+ * rely on SMTPUTF8 along the way).
+ */
+const EMAIL_PATTERN =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+/** Trimmed, lower-cased, at most 254 characters (validation.emailTooLong), local part at most 64. */
+export const email = z
+  .string({ error: REGISTRATION_MESSAGE_IDS.email })
+  .trim()
+  .toLowerCase()
+  .max(EMAIL_MAX_LENGTH, { error: REGISTRATION_MESSAGE_IDS.emailTooLong })
+  .refine((value) => EMAIL_PATTERN.test(value) && value.indexOf('@') <= 64, { error: REGISTRATION_MESSAGE_IDS.email });
+
+export const gender = z.enum(GENDERS, { error: REGISTRATION_MESSAGE_IDS.gender });
+
+/**
+ * Letters of any alphabet (with their diacritics, precomposed or combining), spaces,
+ * apostrophes (' and ’), hyphens and dots, with at least one letter. "Zoë", "Łukasz",
+ * "O’Brien-Smith", "Dr. Ana Núñez" pass; digits, symbols and emoji do not. Greek and
+ * Cyrillic letters pass too: Greece, Cyprus and Bulgaria are among the served countries.
+ */
+const NAME_PATTERN = /^[\p{L}\p{M} '’.-]+$/u;
+const HAS_LETTER = /\p{L}/u;
+
+function name(missing: string) {
+  return z
+    .string({ error: missing })
+    .transform((value) => value.normalize('NFC').replace(/\s+/g, ' ').trim())
+    .pipe(
+      z
+        .string()
+        .min(1, { error: missing })
+        .max(NAME_MAX_LENGTH, { error: REGISTRATION_MESSAGE_IDS.nameTooLong })
+        .refine((value) => NAME_PATTERN.test(value) && HAS_LETTER.test(value), {
+          error: REGISTRATION_MESSAGE_IDS.invalidCharacters,
+        }),
+    );
+}
+
+export const firstName = name(REGISTRATION_MESSAGE_IDS.firstName);
+export const lastName = name(REGISTRATION_MESSAGE_IDS.lastName);
+
+/**
+ * An ISO 3166-1 alpha-2 code, upper-cased. Whether the club serves it is decided by the
+ * registration code's country options (the API checks; the form offers only those).
+ */
+export const country = z
+  .string({ error: REGISTRATION_MESSAGE_IDS.country })
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, { error: REGISTRATION_MESSAGE_IDS.country });
+
+/** The terms and privacy policy must be accepted; the newsletter is optional. */
+export const termsAccepted = z.literal(true, { error: REGISTRATION_MESSAGE_IDS.terms });
+export const newsletter = z.boolean().default(false);
+
+/** The fields of the one-step (default) form; the lean flow asks the same, over two steps. */
+export const registrationForm = z.object({
+  email,
+  gender,
+  firstName,
+  lastName,
+  country,
+  newsletter,
+  termsAccepted,
+});
+
+/** Step 1 of the lean flow: the address, country and consent. */
+export const leanStep1Form = registrationForm.pick({ email: true, country: true, newsletter: true, termsAccepted: true });
+/** Step 2 of the lean flow (spec §3: gender, first name, last name, Continue). */
+export const leanStep2Form = registrationForm.pick({ gender: true, firstName: true, lastName: true });

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { accessCodeForm } from '../src/registration-code.ts';
+
+const firstError = (input: unknown) => {
+  const result = accessCodeForm.safeParse(input);
+  return result.success ? undefined : result.error.issues[0]?.message;
+};
+
+describe('access code', () => {
+  it('asks for a code when none is given', () => {
+    expect(firstError({})).toBe('validation.accessCodeMissing');
+    expect(firstError({ code: '   ' })).toBe('validation.accessCodeMissing');
+  });
+
+  it('refuses characters a code never has and overlong codes', () => {
+    expect(firstError({ code: 'ab cd' })).toBe('validation.accessCodeInvalid');
+    expect(firstError({ code: '<script>' })).toBe('validation.accessCodeInvalid');
+    expect(firstError({ code: 'A'.repeat(65) })).toBe('validation.accessCodeInvalid');
+  });
+
+  it('accepts a code with surrounding spaces and returns it trimmed', () => {
+    expect(accessCodeForm.parse({ code: '  welcome2026 ' })).toEqual({ code: 'welcome2026' });
+  });
+});

@@ -1,0 +1,117 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests in Debian's Chromium against the real product: the API on a fresh
+ * SQLite database with the demo seed, and the production build of the web app. A second
+ * web server points at an API address where nothing listens, to test the outage pages.
+ */
+/** E2E_PORT_OFFSET lets two runs share a machine (every port and the data directory move). */
+const OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0);
+const WEB_PORT = 3310 + OFFSET;
+const API_PORT = 9310 + OFFSET;
+const DOWN_PORT = 3311 + OFFSET;
+const DATA_DIR = OFFSET ? `test-results-${OFFSET}/e2e-data` : 'test-results/e2e-data';
+
+const MAIL_SMTP_PORT = 2526 + OFFSET;
+const MAIL_HTTP_PORT = 2527 + OFFSET;
+/** A real OpenID Connect provider for social sign-up (tests/e2e/support/oidc-provider.ts), beside the web ports. */
+const OIDC_PORT = 3312 + OFFSET;
+/** Where the tag manager "lives" in tests: nothing listens there, every test answers it with a stub (tests/e2e/support.ts). */
+const GTM_PORT = 3313 + OFFSET;
+/** A local error-reporting service (tests/e2e/support/error-collector.ts): ERROR_REPORTING_URL of the product under test. */
+const ERRORS_PORT = 3314 + OFFSET;
+
+export const E2E = {
+  base: `http://127.0.0.1:${WEB_PORT}`,
+  api: `http://127.0.0.1:${API_PORT}`,
+  down: `http://127.0.0.1:${DOWN_PORT}`,
+  admin: { email: 'admin@velvetrope.test', password: 'correct horse battery staple' },
+  dataDir: DATA_DIR,
+  mailHttpPort: MAIL_HTTP_PORT,
+  oidc: { issuer: `http://127.0.0.1:${OIDC_PORT}`, clientId: 'velvet-e2e', clientSecret: 'e2e-only-client-secret-not-a-real-one' },
+  /** The consent manager's tag manager (ADR 011): GTM_SCRIPT_URL and GTM_CONTAINER_ID of the product under test. */
+  gtm: { scriptUrl: `http://127.0.0.1:${GTM_PORT}/gtm.js`, containerId: 'GTM-E2ETEST' },
+  /** The collector's reports (GET /reports) and the product's ERROR_REPORTING_URL (ADR 013). */
+  errors: { collector: `http://127.0.0.1:${ERRORS_PORT}`, url: `http://127.0.0.1:${ERRORS_PORT}/api/1/store/?sentry_key=e2e` },
+};
+
+/** The product's social sign-up (ADR 010); the outage server's issuer is a dead address. */
+const OIDC_ENV = { OIDC_ISSUER: E2E.oidc.issuer, OIDC_CLIENT_ID: E2E.oidc.clientId, OIDC_CLIENT_SECRET: E2E.oidc.clientSecret };
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: OFFSET ? `test-results-${OFFSET}` : 'test-results',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: E2E.base,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: [
+    {
+      command: 'node --import tsx tests/e2e/support/error-collector.ts',
+      url: `${E2E.errors.collector}/healthz`,
+      reuseExistingServer: false,
+      env: { ERROR_COLLECTOR_PORT: String(ERRORS_PORT) },
+    },
+    {
+      command: 'node --import tsx tests/e2e/support/mail-peer.ts',
+      url: `http://127.0.0.1:${MAIL_HTTP_PORT}/healthz`,
+      reuseExistingServer: false,
+      env: { MAIL_PEER_SMTP_PORT: String(MAIL_SMTP_PORT), MAIL_PEER_HTTP_PORT: String(MAIL_HTTP_PORT) },
+    },
+    {
+      command: 'node --import tsx tests/e2e/support/oidc-provider.ts',
+      url: `${E2E.oidc.issuer}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      env: {
+        OIDC_PROVIDER_PORT: String(OIDC_PORT),
+        OIDC_CLIENT_ID: E2E.oidc.clientId,
+        OIDC_CLIENT_SECRET: E2E.oidc.clientSecret,
+        OIDC_REDIRECT_URIS: `${E2E.base}/auth/social/callback`,
+      },
+    },
+    {
+      command: `rm -rf ${DATA_DIR} && node scripts/start.mjs`,
+      url: `${E2E.base}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(WEB_PORT),
+        API_PORT: String(API_PORT),
+        DATA_DIR,
+        PUBLIC_URL: E2E.base,
+        PUBLIC_API_URL: E2E.api,
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: 'true',
+        SMTP_URL: `smtp://127.0.0.1:${MAIL_SMTP_PORT}`,
+        ADMIN_EMAIL: E2E.admin.email,
+        ADMIN_PASSWORD: E2E.admin.password,
+        RATE_LIMIT_CODE_CHECKS_PER_MINUTE: '1000',
+        RATE_LIMIT_REGISTRATIONS_PER_MINUTE: '1000',
+        RATE_LIMIT_PUBLIC_FORMS_PER_MINUTE: '1000',
+        RATE_LIMIT_CONSENT_RECORDS_PER_MINUTE: '1000',
+        RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE: '10000',
+        GTM_CONTAINER_ID: E2E.gtm.containerId,
+        GTM_SCRIPT_URL: E2E.gtm.scriptUrl,
+        ERROR_REPORTING_URL: E2E.errors.url,
+        ...OIDC_ENV,
+      },
+    },
+    {
+      command: 'node --import tsx apps/web/server/main.ts',
+      url: `${E2E.down}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { PORT: String(DOWN_PORT), API_URL: 'http://127.0.0.1:9', DATA_DIR, PUBLIC_URL: E2E.down, LOG_LEVEL: 'warn', ERROR_REPORTING_URL: E2E.errors.url, ...OIDC_ENV, OIDC_ISSUER: 'http://127.0.0.1:9' },
+    },
+  ],
+});

@@ -1,0 +1,83 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { LOCALES } from '@velvet/i18n/locales';
+import { expect, test, text } from './support.ts';
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+async function violations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+// A first visit: the consent banner is open on every page (ADR 011), except activateaccount paths.
+test.use({ consent: 'none' });
+
+for (const path of [
+  '/',
+  '/?rc=WELCOME2026',
+  '/about-us',
+  '/stores',
+  '/error/404',
+  '/de/registration/deny',
+  '/fr/membership-interest',
+  '/registration/formstarted?rc=WELCOME2026',
+  '/pl/registration/formstarted?rc=WELCOME2026&slug=lean',
+  '/registration/formfinished',
+  '/registration/activateaccountError?error=invalid',
+  '/it/registration/registrationformemailpendingcomplete',
+  '/admin/login',
+]) {
+  test(`no axe violations on ${path}`, async ({ page }) => {
+    await page.goto(path);
+    const locale = LOCALES.find((l) => path.startsWith(`/${l}/`)) ?? 'en';
+    const banner = page.getByRole('dialog', { name: text(locale, 'cmp.consent.label') });
+    if (path.includes('activateaccount')) await expect(page.locator('#cc-main')).toHaveCount(0);
+    else await expect(banner).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+  });
+}
+
+test('the code form can be used with the keyboard alone', async ({ page }) => {
+  await page.goto('/');
+  // The banner takes the focus when it opens: answer it first.
+  await page.getByRole('dialog', { name: text('en', 'cmp.consent.label') }).getByRole('button', { name: text('en', 'cmp.acceptAll') }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.locator('body').focus();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await page.getByLabel('Access code').focus();
+  await page.keyboard.type('WELCOME2026');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/rc=WELCOME2026/);
+});
+
+for (const locale of ['en', 'de'] as const) {
+  test(`the consent banner and the preference centre have no axe violations (${locale})`, async ({ page }) => {
+    await page.goto(locale === 'en' ? '/' : '/de');
+    const banner = page.getByRole('dialog', { name: text(locale, 'cmp.consent.label') });
+    await expect(banner).toBeVisible();
+    expect(await new AxeBuilder({ page }).include('#cc-main').withTags(TAGS).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+    await banner.getByRole('button', { name: text(locale, 'cmp.consent.preferences') }).click();
+    const centre = page.getByRole('dialog', { name: text(locale, 'cmp.preferences.title') });
+    await expect(centre).toBeVisible();
+    await expect.poll(() => centre.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    expect(await violations(page)).toEqual([]);
+    // Escape closes it again, back to the banner.
+    await page.keyboard.press('Escape');
+    await expect(centre).toBeHidden();
+    await expect(banner).toBeVisible();
+  });
+}
+
+test('the consent banner can be answered with the keyboard alone', async ({ page }) => {
+  await page.goto('/about-us');
+  const banner = page.getByRole('dialog', { name: text('en', 'cmp.consent.label') });
+  await expect(banner).toBeVisible();
+  const accept = banner.getByRole('button', { name: text('en', 'cmp.acceptAll') });
+  for (let i = 0; i < 60 && !(await accept.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(accept).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(banner).toBeHidden();
+});

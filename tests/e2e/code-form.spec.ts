@@ -1,0 +1,67 @@
+import { E2E } from '../../playwright.config.ts';
+import { expect, test, text } from './support.ts';
+
+test.describe('"Your code is the key"', () => {
+  test('asks for a code, refuses a bad one, and opens the invitation of a good one', async ({ page }) => {
+    await page.goto('/');
+    const code = page.getByLabel(text('en', 'landing.code.label'));
+    const submit = page.getByRole('button', { name: text('en', 'landing.code.submit') });
+
+    await submit.click();
+    await expect(page.getByText(text('en', 'validation.accessCodeMissing'))).toBeVisible();
+    await expect(code).toHaveAttribute('aria-invalid', 'true');
+
+    await code.fill('no spaces allowed');
+    await submit.click();
+    await expect(page.getByText(text('en', 'validation.accessCodeInvalid'))).toBeVisible();
+
+    await code.fill('UNKNOWN-CODE');
+    await submit.click();
+    await expect(page.getByText(text('en', 'validation.accessCodeInvalid'))).toBeVisible();
+    await expect(code).toHaveValue('UNKNOWN-CODE');
+
+    await code.fill(' welcome2026 ');
+    await submit.click();
+    await expect(page).toHaveURL(/\/\?rc=WELCOME2026$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { invitorName: 'Sophie' }));
+    await expect(page.getByRole('link', { name: text('en', 'signup.email') })).toHaveAttribute('href', '/registration/formstarted?rc=WELCOME2026');
+  });
+
+  test('speaks German under /de, with and without JavaScript', async ({ browser }) => {
+    for (const javaScriptEnabled of [true, false]) {
+      const context = await browser.newContext({ javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto(`${E2E.base}/de`);
+      await page.getByRole('button', { name: text('de', 'landing.code.submit') }).click();
+      await expect(page.getByText(text('de', 'validation.accessCodeMissing'))).toBeVisible();
+      await page.getByLabel(text('de', 'landing.code.label')).fill('VIP-ANNA');
+      await page.getByRole('button', { name: text('de', 'landing.code.submit') }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { invitorName: 'Anna', percent: '15' }));
+      await context.close();
+    }
+  });
+
+  test('says why an invitation link cannot be used', async ({ page }) => {
+    await page.goto('/?rc=EXPIRED2025');
+    await expect(page.getByRole('alert')).toHaveText(text('en', 'invitation.expired'));
+    await page.goto('/it?rc=NOBALANCE');
+    await expect(page.getByRole('alert')).toHaveText(text('it', 'invitation.noBalance', { invitorName: 'Julia' }));
+    await page.goto('/nl?rc=FULLHOUSE');
+    await expect(page.getByRole('alert')).toHaveText(text('nl', 'invitation.noBalance', { invitorName: 'Lukas' }));
+    await page.goto('/pl?rc=BLOCKED');
+    await expect(page.getByRole('alert')).toHaveText(text('pl', 'invitation.invalid'));
+    await page.goto('/sv?rc=LINKONLY');
+    await expect(page.getByRole('alert')).toHaveText(text('sv', 'invitation.invalidLink'));
+    await page.goto('/fr?rc=WELCOME2026&validityTimestamp=1.tampered');
+    await expect(page.getByRole('alert')).toHaveText(text('fr', 'invitation.invalid'));
+  });
+});
+
+test('when the API is unreachable the page still renders and says so, translated', async ({ page }) => {
+  const response = await page.goto(`${E2E.down}/de?rc=WELCOME2026`);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('alert')).toHaveText(text('de', 'error.connection'));
+  await page.getByLabel(text('de', 'landing.code.label')).fill('WELCOME2026');
+  await page.getByRole('button', { name: text('de', 'landing.code.submit') }).click();
+  await expect(page.getByRole('alert')).toHaveText(text('de', 'error.connection'));
+});

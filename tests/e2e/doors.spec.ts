@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { signLobbyToken, signSocialToken } from '@velvet/tokens/signed-token';
+import { E2E } from '../../playwright.config.ts';
+import { uniqueEmail } from './support/mail.ts';
+import { dataLayerEvents, expect, plain, test, text } from './support.ts';
+
+/** The product's secret in the e2e data directory (generated at its first start). */
+const secret = () => readFileSync(path.resolve(E2E.dataDir, 'app-secret'), 'utf8').trim();
+
+test.describe('waiting list', () => {
+  test('joins with the email of the shop’s token, once', async ({ page }) => {
+    const email = uniqueEmail('lobby');
+    const token = await signLobbyToken({ email }, secret(), 3600);
+    await page.goto(`/lobby?token=${token}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'lobby.title'));
+    await expect(page.getByText(text('en', 'lobby.consent', { email }))).toBeVisible();
+    await page.getByRole('button', { name: text('en', 'lobby.join') }).click();
+    await expect(page.getByRole('status')).toHaveText(text('en', 'lobby.joined'));
+    await expect(page.getByRole('link', { name: text('en', 'lobby.backToLogin') })).toBeVisible();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { dataLayer: Record<string, unknown>[] }).dataLayer.find((e) => e.event === 'join_waitlist'))).toEqual({ event: 'join_waitlist', method: 'Google' });
+
+    await page.goto(`/de/lobby?token=${token}`);
+    await page.getByRole('button', { name: text('de', 'lobby.join') }).click();
+    await expect(page.getByRole('status')).toHaveText(text('de', 'lobby.alreadyJoined'));
+  });
+
+  test('refuses every token that is not a valid lobby token', async ({ page }) => {
+    const email = uniqueEmail('bad-token');
+    const expired = await signLobbyToken({ email }, secret(), 60, new Date(Date.now() - 3_600_000));
+    const social = await signSocialToken({ email, emailVerified: true, provider: 'test', subject: 's' }, secret(), 600);
+    const valid = await signLobbyToken({ email }, secret(), 600);
+    const tampered = `${valid.slice(0, -4)}AAAA`;
+    for (const query of ['', '?token=', `?token=${expired}`, `?token=${social}`, `?token=${tampered}`, '?token=not-a-token']) {
+      await page.goto(`/sv/lobby${query}`);
+      await expect(page, query).toHaveURL(/\/sv\/registration\/deny\?reason=token$/);
+      await expect(page.getByText(text('sv', 'deny.invalid'))).toBeVisible();
+    }
+  });
+});
+
+test.describe('membership interest', () => {
+  test('intro, apply with a checked email, confirmation; a repeat looks the same', async ({ page }) => {
+    const email = uniqueEmail('apply');
+    await page.goto('/fr/membership-interest');
+    await page.getByRole('link', { name: text('fr', 'membershipInterest.cta') }).click();
+    await expect(page).toHaveURL(/\/fr\/membership-interest\/apply$/);
+    const field = page.getByLabel(text('fr', 'membershipInterestApply.email'));
+    await field.fill('not-an-address');
+    await page.getByRole('button', { name: text('fr', 'membershipInterestApply.submit') }).click();
+    await expect(page.getByText(text('fr', 'validation.email'))).toBeVisible();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await page.goto('/fr/membership-interest/apply');
+      await page.getByLabel(text('fr', 'membershipInterestApply.email')).fill(email);
+      await page.getByRole('button', { name: text('fr', 'membershipInterestApply.submit') }).click();
+      await expect(page).toHaveURL(/\/fr\/membership-interest\/confirmation$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('fr', 'membershipInterestConfirmation.title'));
+    }
+  });
+});
+
+test('a refused invitation is no dead end: apply or join the waiting list with the email we know', async ({ page }) => {
+  const email = uniqueEmail('dead-end');
+  // The visitor typed an email in this visit (lean step 1 keeps it in the flow cookie)…
+  await page.goto('/lean?rc=WELCOME2026');
+  await page.getByRole('link', { name: text('en', 'signup.email') }).click();
+  await page.getByLabel(text('en', 'registration.email')).fill(email);
+  await page.getByRole('checkbox', { name: plain('en', 'registration.terms') }).check();
+  await page.getByRole('button', { name: text('en', 'registration.continue') }).click();
+  await expect(page.getByText(text('en', 'registration.step', { current: '2', total: '2' }))).toBeVisible();
+  // …and then follows an expired invitation.
+  await page.goto('/registration/formstarted?rc=EXPIRED2025');
+  await expect(page.getByText(text('en', 'deny.expired'))).toBeVisible();
+  await page.getByRole('link', { name: text('en', 'deny.applyCta') }).click();
+  await expect(page.getByLabel(text('en', 'membershipInterestApply.email'))).toHaveValue(email);
+  await page.goBack();
+  await page.getByRole('button', { name: text('en', 'deny.waitlistCta') }).click();
+  await expect(page).toHaveURL(/\/lobby\?token=/);
+  await expect(page.getByText(text('en', 'lobby.consent', { email }))).toBeVisible();
+  await page.getByRole('button', { name: text('en', 'lobby.join') }).click();
+  await expect(page.getByRole('status')).toHaveText(text('en', 'lobby.joined'));
+  expect(await dataLayerEvents(page)).toContain('join_waitlist');
+});
+
+test('a shared product asks for an email and starts the registration with the sharer’s invitation', async ({ page }) => {
+  const email = uniqueEmail('share');
+  await page.goto('/it/share?rc=VIP-ANNA');
+  const dialog = page.getByRole('dialog', { name: text('it', 'productShare.title') });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText(text('it', 'productShare.text', { invitorName: 'Anna' }))).toBeVisible();
+  await dialog.getByLabel(text('it', 'productShare.email')).fill('nope');
+  await dialog.getByRole('button', { name: text('it', 'productShare.submit') }).click();
+  await expect(dialog.getByText(text('it', 'validation.email'))).toBeVisible();
+  await dialog.getByLabel(text('it', 'productShare.email')).fill(email);
+  await dialog.getByRole('button', { name: text('it', 'productShare.submit') }).click();
+  await expect(page).toHaveURL(/\/it\/registration\/formstarted\?rc=VIP-ANNA&slug=share$/);
+  await expect(page.getByLabel(text('it', 'registration.email'))).toHaveValue(email);
+  await expect(page.getByText(text('it', 'registration.invitedBy', { invitorName: 'Anna' }))).toBeVisible();
+});
+
+test.describe('app web view', () => {
+  // The shop's own sign-in page hands back to the app: our host, with the app's redirect_uri.
+  const redirectUrl = encodeURIComponent(`${E2E.base}/done?redirect_uri=velvetrope://registered`);
+
+  test('hides what leaves the app and hands back at the end of registration', async ({ page }) => {
+    await page.goto(`/?rc=WELCOME2026&redirectUrl=${redirectUrl}`);
+    await expect(page.getByRole('link', { name: text('en', 'nav.login') })).toHaveCount(0);
+    await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Instagram' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: text('en', 'footer.cookieSettings') })).toHaveCount(0);
+    await page.getByRole('link', { name: text('en', 'signup.email') }).click();
+    await page.getByLabel(text('en', 'registration.gender.female'), { exact: true }).check();
+    await page.getByLabel(text('en', 'registration.firstName')).fill('Ada');
+    await page.getByLabel(text('en', 'registration.lastName')).fill('App');
+    await page.getByLabel(text('en', 'registration.email')).fill(uniqueEmail('webview'));
+    await page.getByRole('checkbox', { name: plain('en', 'registration.terms') }).check();
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.title'));
+    await expect(page.getByRole('link', { name: text('en', 'webView.backToApp') })).toHaveAttribute('href', 'velvetrope://registered');
+  });
+
+  test('a native bridge alone turns the web view on', async ({ page }) => {
+    await page.addInitScript(() => {
+      (window as unknown as { VelvetAppBridge: object }).VelvetAppBridge = {};
+    });
+    await page.goto('/stores');
+    await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Instagram' })).toHaveCount(0);
+  });
+
+  test('redirectUrl never leads elsewhere', async ({ page }) => {
+    await page.goto(`/?redirectUrl=${encodeURIComponent('https://evil.example/?redirect_uri=velvetrope://x')}`);
+    await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Instagram' })).toBeVisible();
+    await expect(page.getByRole('link', { name: text('en', 'webView.backToApp') })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Error reports (ADR 013) leave the product scrubbed: a real uncaught error in a page and a
+ * real API outage on the server reach a local error-reporting service (the collector of
+ * playwright.config.ts), and no personal field survives on the way.
+ */
+import { randomUUID } from 'node:crypto';
+import { test, expect } from '@playwright/test';
+import { E2E } from '../../playwright.config.ts';
+import { text } from './support.ts';
+
+interface Received {
+  receivedAt: string;
+  path: string;
+  body: string;
+}
+
+async function reports(since: string): Promise<Received[]> {
+  const all = (await (await fetch(`${E2E.errors.collector}/reports`)).json()) as Received[];
+  return all.filter((r) => r.receivedAt >= since);
+}
+
+const PERSONAL = { firstName: 'Jannike', lastName: 'Doerfler', postalCode: '80331', bday: '1990-04-01' };
+
+test('an uncaught error in the page is reported through our host, without personal data', async ({ page }) => {
+  const since = new Date().toISOString();
+  const marker = `e2e-${randomUUID()}`;
+  const email = `jannike.${randomUUID().slice(0, 8)}@example.com`;
+  const query = new URLSearchParams({ ...PERSONAL, email, rc: 'WELCOME2026' }).toString();
+  const sent = page.waitForRequest((r) => r.url() === `${E2E.base}/error-reports` && r.method() === 'POST');
+  await page.goto(`/?${query}`);
+  await page.evaluate(
+    ([m, e]) => {
+      const form = { firstName: 'Jannike', email: e, card: { number: '4111 1111 1111 1111', cvc: '737' } };
+      setTimeout(() => {
+        throw new Error(`${m}: could not save ${JSON.stringify(form)} for ${e}`);
+      });
+    },
+    [marker, email],
+  );
+  await sent;
+  let found: Received | undefined;
+  await expect.poll(async () => (found = (await reports(since)).find((r) => r.body.includes(marker)))).toBeDefined();
+  const body = found!.body;
+  for (const value of [...Object.values(PERSONAL), email, email.split('@')[0]!, '4111 1111 1111 1111', '737']) expect(body, value).not.toContain(value);
+  const report = JSON.parse(body) as { platform: string; logger: string; transaction: string; tags: Record<string, string>; exception: { values: { value: string }[] } };
+  expect(report).toMatchObject({ platform: 'javascript', logger: 'browser', tags: { source: 'browser', handler: 'onerror' } });
+  expect(report.transaction).toContain('firstName=[Filtered]');
+  expect(report.transaction).toContain('rc=WELCOME2026');
+  expect(report.exception.values[0]!.value).toContain('"firstName":"[Filtered]"');
+});
+
+test('a GraphQL call that fails on the server goes to the application-level hook and is reported without the address', async ({ page }) => {
+  const since = new Date().toISOString();
+  const email = `jannike.${randomUUID().slice(0, 8)}@example.com`;
+  await page.goto(`${E2E.down}/membership-interest/apply`);
+  await page.getByLabel(text('en', 'membershipInterestApply.email')).fill(email);
+  await page.getByRole('button', { name: text('en', 'membershipInterestApply.submit') }).click();
+  await expect(page.getByRole('alert').first()).toBeVisible();
+  let found: Received | undefined;
+  await expect
+    .poll(async () => (found = (await reports(since)).find((r) => r.body.includes('"operation":"applyForMembership"'))), { timeout: 10_000 })
+    .toBeDefined();
+  expect(found!.body).not.toContain(email);
+  expect(found!.body).not.toContain(email.split('@')[0]!);
+  const report = JSON.parse(found!.body) as { logger: string; level: string; tags: Record<string, string>; extra: { variables: Record<string, unknown> } };
+  expect(report).toMatchObject({ logger: 'web', level: 'warning', tags: { api: 'connection', operation: 'applyForMembership' } });
+  expect(JSON.stringify(report.extra.variables)).toContain('[Filtered]');
+});
+
+test('when the features cannot be loaded, "Failed to initialize Growthbook:" is logged and reported, and the page keeps what it rendered', async ({ page }) => {
+  const since = new Date().toISOString();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.route('**/api/features/**', (route) => route.abort('connectionrefused'));
+  await page.goto('/?top-banner-copy=1&firstName=Jannike');
+  await expect.poll(() => errors.some((e) => e.startsWith('Failed to initialize Growthbook:'))).toBe(true);
+  await expect(page.getByTestId('top-banner')).toHaveText(text('en', 'banner.topMembersFirst'));
+  let found: Received | undefined;
+  await expect.poll(async () => (found = (await reports(since)).find((r) => r.body.includes('Failed to initialize Growthbook:')))).toBeDefined();
+  expect(found!.body).not.toContain('Jannike');
+  expect(JSON.parse(found!.body)).toMatchObject({ logger: 'browser', tags: { area: 'experiments' } });
+});

@@ -1,0 +1,186 @@
+/**
+ * Feature flags and A/B tests (ADR 012) as visitors and operators meet them: the server
+ * renders the assigned variation (no flicker, also without JavaScript), ?disablegb=true
+ * shows control, a forced-variation link from the admin split generator shows its
+ * variation, a change made with the CLI reaches an open page through the stream, and the
+ * assignment is pushed as assign_experiment.
+ */
+import { randomUUID } from 'node:crypto';
+import { GrowthBook } from '@growthbook/growthbook';
+import type { APIRequestContext } from '@playwright/test';
+import { filePayload } from '@velvet/features/definitions';
+import { loadFeatureFile } from '@velvet/features/file';
+import { E2E } from '../../playwright.config.ts';
+import { cli } from './support/cli.ts';
+import { expect, test, text } from './support.ts';
+
+const KEY = 'sdk-velvet-rope';
+const CONTROL = text('en', 'banner.top');
+const MEMBERS_FIRST = text('en', 'banner.topMembersFirst');
+const { file, modifiedAt } = loadFeatureFile();
+const payload = filePayload(file, modifiedAt);
+
+/** An anonymous id the experiment assigns to `variation` (GrowthBook's own bucketing, as on the server). */
+function anonymousIdFor(variation: 'control' | 'members-first'): string {
+  for (;;) {
+    const id = randomUUID();
+    const gb = new GrowthBook({ attributes: { acqAnonymousId: id } }).initSync({ payload: payload as never });
+    if (gb.getFeatureValue('top-banner-copy', 'control') === variation) return id;
+  }
+}
+
+function anonymousCookie(id: string) {
+  return { name: 'acq_anonymous_id', value: id, url: E2E.base, sameSite: 'Lax' as const };
+}
+
+async function servedFeatures(request: APIRequestContext) {
+  return (await (await request.get(`/api/features/${KEY}`)).json()) as { features: Record<string, { defaultValue: unknown }> };
+}
+
+/** The banner's text in the server's HTML, before any script ran. */
+function bannerIn(html: string): string | undefined {
+  return /data-testid="top-banner"[^>]*>([^<]*)</.exec(html)?.[1];
+}
+
+test.describe.configure({ mode: 'default' });
+
+test.beforeAll(async ({ request }) => {
+  // The seasonal promotion would take the banner's place during Black Week: switch it off here.
+  expect((await cli(['feature', 'set', 'promo-banner', '--value', 'false'])).code).toBe(0);
+  await expect.poll(async () => (await servedFeatures(request)).features['promo-banner']?.defaultValue, { timeout: 15_000 }).toBe(false);
+});
+
+test.afterAll(async () => {
+  await cli(['feature', 'reset', 'promo-banner']);
+  await cli(['feature', 'reset', 'show-onboarding']);
+});
+
+test('the features endpoint and stream answer under our own host, in GrowthBook format', async ({ request }) => {
+  const response = await request.get(`/api/features/${KEY}`);
+  expect(response.status()).toBe(200);
+  expect(response.headers()['x-sse-support']).toBe('enabled');
+  const body = (await response.json()) as { features: Record<string, unknown>; dateUpdated: string };
+  expect(Object.keys(body.features).sort()).toEqual(['promo-banner', 'show-onboarding', 'top-banner-copy']);
+  expect(body.dateUpdated).toMatch(/^\d{4}-\d\d-\d\dT/);
+  expect((await request.get('/api/features/sdk-wrong')).status()).toBe(404);
+});
+
+test('the server renders the assigned variation, and ?disablegb=true shows control with nothing tracked', async ({ page, context, request }) => {
+  const id = anonymousIdFor('members-first');
+  // The stored id counts only with analytics consent (the fixture's accepted choice).
+  const html = await (await request.get('/', { headers: { cookie: `acq_anonymous_id=${id}; ${(await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ')}` } })).text();
+  expect(bannerIn(html)).toBe(MEMBERS_FIRST);
+
+  await context.addCookies([anonymousCookie(id)]);
+  await page.goto('/');
+  await expect(page.getByTestId('top-banner')).toHaveText(MEMBERS_FIRST);
+
+  await page.goto('/?disablegb=true');
+  await expect(page.getByTestId('top-banner')).toHaveText(CONTROL);
+  const disabledHtml = await (await request.get('/?disablegb=true', { headers: { cookie: `acq_anonymous_id=${id}` } })).text();
+  expect(bannerIn(disabledHtml)).toBe(CONTROL);
+  await page.waitForTimeout(300);
+  const events = await page.evaluate(() => ((window as unknown as { dataLayer?: { event?: string }[] }).dataLayer ?? []).filter((e) => e.event === 'assign_experiment'));
+  expect(events).toEqual([]);
+});
+
+test('an assignment is pushed as assign_experiment with the experiment, the variation and the anonymous id', async ({ page, context }) => {
+  const id = anonymousIdFor('members-first');
+  await context.addCookies([anonymousCookie(id)]);
+  await page.goto('/');
+  await expect(page.getByTestId('top-banner')).toHaveText(MEMBERS_FIRST);
+  await expect
+    .poll(() => page.evaluate(() => ((window as unknown as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? []).filter((e) => e.event === 'assign_experiment')))
+    .toEqual([{ event: 'assign_experiment', experiment_id: 'top-banner-copy', variation_id: '1', acq_anonymous_id: id }]);
+});
+
+test('before consent nothing is stored; with analytics consent the page keeps its anonymous id, so the assignment sticks', async ({ browser, page, context }) => {
+  const fresh = await browser.newContext();
+  const first = await fresh.newPage();
+  await first.goto('/');
+  await expect(first.getByTestId('top-banner')).toBeVisible();
+  expect((await fresh.cookies()).find((c) => c.name === 'acq_anonymous_id')).toBeUndefined();
+  expect(await first.evaluate(() => Object.keys(localStorage))).toEqual([]);
+  await fresh.close();
+
+  // The fixture's visitor accepted cookies: the id the page was rendered with is kept.
+  await page.goto('/');
+  await expect.poll(async () => (await context.cookies()).find((c) => c.name === 'acq_anonymous_id')?.value).toMatch(/^[0-9a-f-]{36}$/);
+  const kept = (await context.cookies()).find((c) => c.name === 'acq_anonymous_id')!;
+  expect(kept).toMatchObject({ path: '/', sameSite: 'Lax' });
+  const banner = await page.getByTestId('top-banner').textContent();
+  for (let i = 0; i < 3; i++) {
+    await page.reload();
+    await expect(page.getByTestId('top-banner')).toHaveText(banner ?? '');
+  }
+  expect((await context.cookies()).find((c) => c.name === 'acq_anonymous_id')?.value).toBe(kept.value);
+});
+
+test('a forced-variation link shows its variation server-rendered, whatever the visitor’s own assignment', async ({ page, context, request }) => {
+  const id = anonymousIdFor('control');
+  const html = await (await request.get('/?top-banner-copy=1', { headers: { cookie: `acq_anonymous_id=${id}` } })).text();
+  expect(bannerIn(html)).toBe(MEMBERS_FIRST);
+  expect(bannerIn(await (await request.get('/de?top-banner-copy=0')).text())).toBe(text('de', 'banner.top'));
+
+  await context.addCookies([anonymousCookie(id)]);
+  await page.goto('/?top-banner-copy=1');
+  await expect(page.getByTestId('top-banner')).toHaveText(MEMBERS_FIRST);
+  // Forced visitors are not counted in the test.
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => ((window as unknown as { dataLayer?: { event?: string }[] }).dataLayer ?? []).filter((e) => e.event === 'assign_experiment'))).toEqual([]);
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the forced variation and disablegb still decide what the server sends', async ({ page }) => {
+    await page.goto('/?top-banner-copy=1');
+    await expect(page.getByTestId('top-banner')).toHaveText(MEMBERS_FIRST);
+    await page.goto('/?top-banner-copy=1&disablegb=true');
+    await expect(page.getByTestId('top-banner')).toHaveText(CONTROL);
+  });
+});
+
+test('a feature changed with the CLI reaches an open page through the stream, without a reload', async ({ page }) => {
+  await page.goto('/');
+  const howItWorks = page.getByRole('heading', { level: 2, name: text('en', 'onboarding.title') });
+  await expect(howItWorks).toBeVisible();
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+
+  expect((await cli(['feature', 'set', 'show-onboarding', '--value', 'false'])).code).toBe(0);
+  await expect(howItWorks).toBeHidden({ timeout: 15_000 });
+  expect((await cli(['feature', 'reset', 'show-onboarding'])).code).toBe(0);
+  await expect(howItWorks).toBeVisible({ timeout: 15_000 });
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+});
+
+test('the admin split generator makes a link that forces the chosen variation', async ({ page, context }) => {
+  await page.goto('/admin/splitgenerator');
+  await expect(page).toHaveURL(/\/admin\/login\?redirectTo=%2Fadmin%2Fsplitgenerator$/);
+  await page.getByLabel(text('en', 'admin.login.email')).fill(E2E.admin.email);
+  await page.getByLabel(text('en', 'admin.login.password')).fill(E2E.admin.password);
+  await page.getByRole('button', { name: text('en', 'admin.login.submit') }).click();
+  await expect(page).toHaveURL(/\/admin\/splitgenerator$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'admin.splitGenerator.title'));
+
+  await page.getByLabel(text('en', 'admin.splitGenerator.experiment')).selectOption('top-banner-copy');
+  await page.getByRole('radio', { name: /^1 · members-first/ }).check();
+  await page.getByLabel(text('en', 'admin.splitGenerator.path')).fill('/de');
+  await page.getByRole('button', { name: text('en', 'admin.splitGenerator.submit') }).click();
+  const link = page.getByTestId('split-link');
+  await expect(link).toHaveText(`${E2E.base}/de?top-banner-copy=1`);
+
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: text('en', 'admin.linkGenerator.copy') }).click();
+  await expect(page.getByRole('status').filter({ hasText: text('en', 'admin.linkGenerator.copied') })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(`${E2E.base}/de?top-banner-copy=1`);
+
+  await page.getByLabel(text('en', 'admin.splitGenerator.path')).fill('https://evil.example/');
+  await page.getByRole('button', { name: text('en', 'admin.splitGenerator.submit') }).click();
+  await expect(page.getByRole('alert')).toHaveText(text('en', 'admin.splitGenerator.pathInvalid'));
+
+  await context.addCookies([anonymousCookie(anonymousIdFor('control'))]);
+  await page.goto(copied);
+  await expect(page.getByTestId('top-banner')).toHaveText(text('de', 'banner.topMembersFirst'));
+});

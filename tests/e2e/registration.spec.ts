@@ -1,0 +1,224 @@
+import type { Page } from '@playwright/test';
+import type { Locale } from '@velvet/i18n/locales';
+import { activationLink, uniqueEmail, waitForMail } from './support/mail.ts';
+import { dataLayerEvents, expect, plain, test, text } from './support.ts';
+
+interface Person {
+  gender: 'female' | 'male';
+  firstName: string;
+  lastName: string;
+  email: string;
+  country?: string;
+}
+
+/** Fills the one-step form wherever it is (its page, or the landing page's dialog). */
+async function fillOneStep(page: Pick<Page, 'getByLabel' | 'getByRole'>, locale: Locale, person: Person) {
+  await page.getByLabel(text(locale, person.gender === 'female' ? 'registration.gender.female' : 'registration.gender.male'), { exact: true }).check();
+  await page.getByLabel(text(locale, 'registration.firstName')).fill(person.firstName);
+  await page.getByLabel(text(locale, 'registration.lastName')).fill(person.lastName);
+  await page.getByLabel(text(locale, 'registration.email')).fill(person.email);
+  if (person.country) await page.getByLabel(text(locale, 'registration.country')).selectOption(person.country);
+  await page.getByRole('checkbox', { name: plain(locale, 'registration.terms') }).check();
+}
+
+test.describe('registration and activation', () => {
+  test('one step: invitation → form → email → activation → welcome voucher', async ({ page }) => {
+    const email = uniqueEmail('one-step');
+    await page.goto('/?rc=WELCOME2026');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { invitorName: 'Sophie' }));
+    await page.getByRole('link', { name: text('en', 'signup.email') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'registration.title'));
+
+    // Every rule speaks before anything is sent.
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+    for (const id of ['validation.gender', 'validation.firstName', 'validation.lastName', 'validation.email', 'validation.terms']) {
+      await expect(page.getByText(text('en', id), { exact: true })).toBeVisible();
+    }
+    await page.getByLabel(text('en', 'registration.firstName')).fill('R2-D2');
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+    await expect(page.getByText(text('en', 'validation.invalidCharacters'))).toBeVisible();
+
+    await fillOneStep(page, 'en', { gender: 'female', firstName: 'Zoë', lastName: "O'Neill", email, country: 'AT' });
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+    await expect(page).toHaveURL(/\/registration\/formfinished$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.title'));
+    await expect(page.getByText(text('en', 'formFinished.email', { email }))).toBeVisible();
+
+    const [mail] = await waitForMail(email);
+    expect(mail?.subject).toBe(text('en', 'email.activation.subject'));
+    expect(mail?.text).toContain('/registration/activateaccount?activationId=');
+    const link = activationLink(mail!);
+    expect(new URL(link).pathname).toBe('/registration/activateaccount');
+
+    await page.goto(link);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'activation.welcomeTitle', { firstName: 'Zoë' }));
+    await expect(page.getByText(text('en', 'activation.voucherPercent', { percent: '10' }))).toBeVisible();
+    await expect(page.getByText(text('en', 'activation.voucherNoMov'))).toBeVisible();
+    await expect(page.getByTestId('voucher-code')).toHaveText(/^[A-Z0-9-]{6,}$/);
+
+    // The link is single-use.
+    await page.goto(link);
+    await expect(page).toHaveURL(/activateaccountError\?error=failed$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'activationError.failed.title'));
+    await expect(page.getByText(text('en', 'activationError.failed.text'))).toBeVisible();
+  });
+
+  test('German end to end, with the German email and a 15% voucher with minimum order value', async ({ page }) => {
+    const email = uniqueEmail('de');
+    await page.goto('/de/vip?rc=VIP-ANNA');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { invitorName: 'Anna', percent: '15' }));
+    await page.getByRole('link', { name: text('de', 'signup.email') }).click();
+    await fillOneStep(page, 'de', { gender: 'male', firstName: 'Jürgen', lastName: 'Weiß', email });
+    await page.getByRole('button', { name: text('de', 'registration.submit') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'formFinished.title'));
+    const [mail] = await waitForMail(email);
+    expect(mail?.subject).toBe(text('de', 'email.activation.subject'));
+    const link = activationLink(mail!);
+    expect(new URL(link).pathname).toBe('/de/registration/activateaccount');
+    await page.goto(link);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'activation.welcomeTitle', { firstName: 'Jürgen' }));
+    await expect(page.getByText(text('de', 'activation.voucherPercent', { percent: '15' }))).toBeVisible();
+  });
+
+  test('lean two-step in Polish: email first, names second', async ({ page }) => {
+    const email = uniqueEmail('lean');
+    await page.goto('/pl/lean?rc=WELCOME2026');
+    await page.getByRole('link', { name: text('pl', 'signup.email') }).click();
+    await expect(page.getByText(text('pl', 'registration.step', { current: '1', total: '2' }))).toBeVisible();
+    await page.getByLabel(text('pl', 'registration.email')).fill(email);
+    await page.getByRole('checkbox', { name: plain('pl', 'registration.terms') }).check();
+    await page.getByRole('button', { name: text('pl', 'registration.continue') }).click();
+    await expect(page.getByText(text('pl', 'registration.step', { current: '2', total: '2' }))).toBeVisible();
+    await expect(page.getByLabel(text('pl', 'registration.email'))).toHaveCount(0);
+    await page.getByLabel(text('pl', 'registration.gender.female'), { exact: true }).check();
+    await page.getByLabel(text('pl', 'registration.firstName')).fill('Zofia');
+    await page.getByLabel(text('pl', 'registration.lastName')).fill('Wróblewska');
+    await page.getByRole('button', { name: text('pl', 'registration.continue') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('pl', 'formFinished.title'));
+    const [mail] = await waitForMail(email);
+    expect(mail?.subject).toBe(text('pl', 'email.activation.subject'));
+  });
+
+  test('an active member is told so and sent to the login', async ({ page }) => {
+    await page.goto('/registration/formstarted?rc=WELCOME2026');
+    await fillOneStep(page, 'en', { gender: 'female', firstName: 'Mia', lastName: 'Member', email: 'member@example.com' });
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+    await expect(page).toHaveURL(/registrationformemailactivecomplete$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'emailActive.title'));
+    await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute('content', /^\d+;url=https:\/\//);
+  });
+
+  test('a pending registration gets its email again and may use another address', async ({ page }) => {
+    const email = uniqueEmail('pending');
+    const register = async () => {
+      await page.goto('/registration/formstarted?rc=WELCOME2026');
+      await fillOneStep(page, 'en', { gender: 'male', firstName: 'Paul', lastName: 'Pending', email });
+      await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+    };
+    await register();
+    await expect(page).toHaveURL(/formfinished$/);
+    await waitForMail(email, 1);
+    await register();
+    await expect(page).toHaveURL(/registrationformemailpendingcomplete$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'emailPending.title'));
+    const mails = await waitForMail(email, 2);
+    // Only the newest link works.
+    await page.goto(activationLink(mails[0]!));
+    await expect(page).toHaveURL(/error=failed$/);
+    await page.goto('/registration/registrationformemailpendingcomplete');
+    await page.getByRole('link', { name: text('en', 'emailPending.differentAddress') }).click();
+    await expect(page.getByLabel(text('en', 'registration.email'))).toHaveValue('');
+  });
+
+  test('the verify-email page notices an activation made elsewhere', async ({ page, browser }) => {
+    const email = uniqueEmail('live');
+    await page.goto('/registration/formstarted?rc=WELCOME2026');
+    await fillOneStep(page, 'en', { gender: 'female', firstName: 'Lena', lastName: 'Live', email });
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.title'));
+    const [mail] = await waitForMail(email);
+
+    const phone = await browser.newContext();
+    const other = await phone.newPage();
+    await other.goto(activationLink(mail!));
+    await expect(other.getByRole('heading', { level: 1 })).toHaveText(text('en', 'activation.welcomeTitle', { firstName: 'Lena' }));
+    await phone.close();
+
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.activated'));
+  });
+
+  test('the pop-up variant registers on the landing page and says "check your inbox" there', async ({ page }) => {
+    const email = uniqueEmail('popup');
+    await page.goto('/nl/viral?rc=WELCOME2026');
+    await page.getByRole('link', { name: text('nl', 'signup.email') }).click();
+    const dialog = page.getByRole('dialog', { name: text('nl', 'registration.title') });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: text('nl', 'registration.submit') }).click();
+    await expect(dialog.getByText(text('nl', 'validation.firstName'), { exact: true })).toBeVisible();
+    await fillOneStep(dialog, 'nl', { gender: 'female', firstName: 'Fenna', lastName: 'de Vries', email });
+    await dialog.getByRole('button', { name: text('nl', 'registration.submit') }).click();
+    const finished = page.getByRole('dialog', { name: text('nl', 'formFinished.popupTitle') });
+    await expect(finished).toBeVisible();
+    await expect(page).toHaveURL(/\/nl\/viral\?rc=WELCOME2026&finished=1$/);
+    const [mail] = await waitForMail(email);
+    expect(mail?.subject).toBe(text('nl', 'email.activation.subject'));
+    await finished.getByRole('button', { name: text('nl', 'formFinished.close') }).click();
+    await expect(finished).toBeHidden();
+  });
+
+  test('an unknown or malformed activation id says the link is invalid', async ({ page }) => {
+    await page.goto(`/fr/registration/activateaccount?activationId=${'A'.repeat(43)}`);
+    await expect(page).toHaveURL(/\/fr\/registration\/activateaccountError\?error=invalid$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('fr', 'activationError.invalidLink.title'));
+    await page.goto('/registration/activateaccount?activationId=<script>');
+    await expect(page).toHaveURL(/error=invalid$/);
+  });
+});
+
+test.describe('refused invitations', () => {
+  test('each problem has its own page', async ({ page }) => {
+    await page.goto('/registration/formstarted?rc=EXPIRED2025');
+    await expect(page).toHaveURL(/\/registration\/deny\?reason=expired/);
+    await expect(page.getByText(text('en', 'deny.expired'))).toBeVisible();
+    await page.goto('/it/registration/formstarted?rc=NOBALANCE');
+    await expect(page.getByText(text('it', 'invitation.noBalanceAnonymous'))).toBeVisible();
+    await page.goto('/registration/formstarted?rc=NOPE-NOPE');
+    await expect(page.getByText(text('en', 'deny.invalid'))).toBeVisible();
+    await page.goto('/registration/formstarted?rc=LINKONLY');
+    await expect(page.getByText(text('en', 'invitation.invalidLink'))).toBeVisible();
+    await expect.poll(() => dataLayerEvents(page)).toContain('error_registration_timestamp_missing');
+  });
+
+  test('a visitor sent by a coupon site is turned away and the invitation is kept aside', async ({ page }) => {
+    await page.goto('/?rc=WELCOME2026', { referer: 'https://www.mydealz.de/deals/velvet-rope-123' });
+    await expect(page).toHaveURL(/\/registration\/deny\?reason=referrer/);
+    await expect(page.getByText(text('en', 'deny.referrer'))).toBeVisible();
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(window.localStorage.getItem('acq.deniedInvitation') ?? 'null') as unknown))
+      .toMatchObject({ registrationCode: 'WELCOME2026', referrer: 'www.mydealz.de' });
+    await expect.poll(() => dataLayerEvents(page)).toContain('landing_forbidden_referrer');
+  });
+
+  test('other sign-up providers are coming soon', async ({ page }) => {
+    await page.goto('/sv?rc=WELCOME2026');
+    await page.getByRole('button', { name: text('sv', 'signup.facebook') }).click();
+    await expect(page.getByRole('status').filter({ hasText: text('sv', 'signup.comingSoon') })).toBeVisible();
+  });
+});
+
+test('the funnel events arrive in order', async ({ page }) => {
+  const email = uniqueEmail('funnel');
+  await page.goto('/');
+  await page.getByLabel(text('en', 'landing.code.label')).fill('WELCOME2026');
+  await page.getByRole('button', { name: text('en', 'landing.code.submit') }).click();
+  await page.getByRole('link', { name: text('en', 'signup.email') }).click();
+  await fillOneStep(page, 'en', { gender: 'male', firstName: 'Felix', lastName: 'Funnel', email });
+  await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.title'));
+  await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'code_entered', 'code_submitted', 'email_submitted']);
+  const [mail] = await waitForMail(email);
+  await page.goto(activationLink(mail!));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'activation.welcomeTitle', { firstName: 'Felix' }));
+  await expect.poll(() => dataLayerEvents(page)).toEqual(['activate_account_landed', 'registration_success', 'welcome_landed']);
+});

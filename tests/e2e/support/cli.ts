@@ -1,0 +1,18 @@
+/** The admin CLI against the e2e product's database (as an operator would run it on that machine). */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { E2E } from '../../../playwright.config.ts';
+
+export function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.resolve('node_modules/.bin/tsx'), ['apps/api/src/cli.ts', ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: path.resolve(E2E.dataDir), LOG_LEVEL: 'warn' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

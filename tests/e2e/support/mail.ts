@@ -1,0 +1,39 @@
+import { expect } from '@playwright/test';
+import { E2E } from '../../../playwright.config.ts';
+
+export interface ReceivedMail {
+  to: string[];
+  subject: string;
+  html: string;
+  text: string;
+  messageId: string;
+}
+
+/** A fresh address per test, so parallel tests never read each other's mail. */
+export function uniqueEmail(label: string): string {
+  return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+async function fetchMail(to: string): Promise<ReceivedMail[]> {
+  const response = await fetch(`http://127.0.0.1:${E2E.mailHttpPort}/messages?to=${encodeURIComponent(to)}`);
+  return (await response.json()) as ReceivedMail[];
+}
+
+/** Waits (polling the peer, bounded by expect's timeout) until `count` messages reached `to`. */
+export async function waitForMail(to: string, count = 1): Promise<ReceivedMail[]> {
+  let mail: ReceivedMail[] = [];
+  await expect
+    .poll(async () => {
+      mail = await fetchMail(to);
+      return mail.length;
+    }, { timeout: 20_000 })
+    .toBeGreaterThanOrEqual(count);
+  return mail;
+}
+
+/** The activation link in an email's HTML part. */
+export function activationLink(mail: ReceivedMail): string {
+  const match = /href="([^"]*\/registration\/activateaccount\?activationId=[^"]+)"/.exec(mail.html);
+  if (!match?.[1]) throw new Error(`No activation link in: ${mail.subject}`);
+  return match[1].replace(/&amp;/g, '&');
+}
