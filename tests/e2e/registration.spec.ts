@@ -167,6 +167,34 @@ test.describe('registration and activation', () => {
     await expect(finished).toBeHidden();
   });
 
+  test('a click on "Register" counts even when it sets off a check of the field it leaves', async ({ page }) => {
+    const email = uniqueEmail('blur-click');
+    await page.goto('/registration/formstarted?rc=WELCOME2026');
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+    await expect(page.getByText(text('en', 'validation.terms'), { exact: true })).toBeVisible();
+    await fillOneStep(page, 'en', { gender: 'male', firstName: 'Jonas', lastName: 'Berg', email });
+
+    // Once errors were shown, leaving a field re-checks it on the server. Hold that check
+    // until the real submission leaves, as a slow network would.
+    let realSubmission!: () => void;
+    const submitted = new Promise<void>((resolve) => (realSubmission = resolve));
+    await page.route('**/registration/formstarted.data*', async (route) => {
+      if (route.request().method() === 'POST' && route.request().postData()?.includes('__intent__')) {
+        await submitted;
+        await route.continue().catch(() => undefined);
+        return;
+      }
+      if (route.request().method() === 'POST') realSubmission();
+      await route.continue();
+    });
+    const fieldCheck = page.waitForRequest((request) => request.method() === 'POST' && Boolean(request.postData()?.includes('__intent__')));
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).hover();
+    await page.mouse.down(); // leaves the terms checkbox: the field check goes out
+    await fieldCheck;
+    await page.mouse.up();
+    await expect(page).toHaveURL(/\/registration\/formfinished$/);
+  });
+
   test('an unknown or malformed activation id says the link is invalid', async ({ page }) => {
     await page.goto(`/fr/registration/activateaccount?activationId=${'A'.repeat(43)}`);
     await expect(page).toHaveURL(/\/fr\/registration\/activateaccountError\?error=invalid$/);

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { useRef } from 'react';
-import { Form, useNavigation } from 'react-router';
+import { Form } from 'react-router';
+import { useSubmitting } from '../lib/forms.ts';
 import { useT } from '../lib/use-root.ts';
 
 export interface Notice {
@@ -25,12 +26,12 @@ export function CodeForm({
 }) {
   const typed = useRef(false);
   const t = useT();
-  const navigation = useNavigation();
   const [form, { code }] = useForm<{ code: string }>({ id: 'code-form', lastResult, shouldRevalidate: 'onInput' });
-  const busy = navigation.state === 'submitting';
+  const busy = useSubmitting('code');
   const errors = code.errors ?? [];
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="space-y-5" onSubmitCapture={() => onSubmit?.()}>
+      <input type="hidden" name="intent" value="code" />
       <div>
         <label htmlFor={code.id} className="eyebrow block text-stone">
           {t('landing.code.label')}

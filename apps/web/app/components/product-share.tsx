@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { useState } from 'react';
-import { Form, useNavigation } from 'react-router';
+import { Form } from 'react-router';
+import { useSubmitting } from '../lib/forms.ts';
 import { useT } from '../lib/use-root.ts';
 import { describedBy, FieldErrors } from './field.tsx';
 import { Modal } from './modal.tsx';
@@ -12,7 +13,7 @@ import { Modal } from './modal.tsx';
  */
 export function ProductShare({ invitorName, lastResult }: { invitorName: string | null; lastResult?: SubmissionResult<string[]> | undefined }) {
   const t = useT();
-  const navigation = useNavigation();
+  const busy = useSubmitting('product-share');
   const [open, setOpen] = useState(true);
   const [form, fields] = useForm<{ email: string }>({ id: 'product-share', lastResult });
   const lead = invitorName ? t('productShare.text', { invitorName }) : t('productShare.textAnonymous');
@@ -39,7 +40,7 @@ export function ProductShare({ invitorName, lastResult }: { invitorName: string 
             <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" inputMode="email" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />
             <FieldErrors field={fields.email} />
           </div>
-          <button type="submit" className="btn-primary w-full" disabled={navigation.state === 'submitting'}>{t('productShare.submit')}</button>
+          <button type="submit" className="btn-primary w-full" disabled={busy}>{t('productShare.submit')}</button>
         </Form>
       </Modal>
     </section>

@@ -2,8 +2,9 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadat
 import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
 import { countryFromTimeZone } from '../lib/country.ts';
-import { Form, useNavigation } from 'react-router';
+import { Form } from 'react-router';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
+import { useSubmitting } from '../lib/forms.ts';
 import { useT } from '../lib/use-root.ts';
 import { describedBy, FieldErrors } from './field.tsx';
 
@@ -47,9 +48,8 @@ export function RegistrationForm({
   detectCountryInBrowser?: boolean;
 }) {
   const t = useT();
-  const navigation = useNavigation();
+  const busy = useSubmitting(step);
   const [form, fields] = useForm<Values>({ id: `registration-${step}`, lastResult, defaultValue: defaults, shouldRevalidate: 'onBlur' });
-  const busy = navigation.state === 'submitting';
   useBrowserCountry(form, countries, detectCountryInBrowser);
   const asksEmail = step !== 'lean-2';
   const asksNames = step !== 'lean-1';

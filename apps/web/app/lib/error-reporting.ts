@@ -60,6 +60,8 @@ export function startErrorReporting(): Reporter | null {
     created.captureException(event.error ?? event.message, { context: page(), tags: { handler: 'onerror' } });
   });
   window.addEventListener('unhandledrejection', (event) => {
+    // Cancelled navigations (lib/cancelled-navigations.ts) were marked as handled already.
+    if (event.defaultPrevented) return;
     created.captureException(event.reason, { context: page(), tags: { handler: 'unhandledrejection' } });
   });
   created.addTelemetry({ category: 'navigation', message: page() });

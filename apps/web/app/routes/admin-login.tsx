@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Form, redirect, useNavigation } from 'react-router';
+import { Form, redirect } from 'react-router';
 import { z } from 'zod';
 import type { Route } from './+types/admin-login';
 import { describedBy, FieldErrors } from '../components/field.tsx';
@@ -14,6 +14,7 @@ import { adminLogin, adminLogout, getAdminSession } from '../lib/operations.ts';
 import { apiFailureMessage } from '../lib/registration-code.server.ts';
 import { adminCookie } from '../lib/session.server.ts';
 import { useT } from '../lib/use-root.ts';
+import { useSubmitting } from '../lib/forms.ts';
 
 const loginForm = z.object({
   email: z.string({ error: 'validation.email' }).trim().toLowerCase().pipe(z.email({ error: 'validation.email' })),
@@ -58,7 +59,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 
 export default function AdminLogin({ actionData }: Route.ComponentProps) {
   const t = useT();
-  const navigation = useNavigation();
+  const busy = useSubmitting();
   const [form, fields] = useForm<{ email: string; password: string }>({ id: 'admin-login', lastResult: actionData?.result });
   const passwordProps = getInputProps(fields.password, { type: 'password' });
   return (
@@ -81,7 +82,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
           <input {...passwordProps} key={`${passwordProps.key ?? ''}:${actionData?.attempt ?? ''}`} autoComplete="current-password" className="field-input mt-2" aria-describedby={describedBy(fields.password)} />
           <FieldErrors field={fields.password} />
         </div>
-        <button type="submit" className="btn-primary w-full" disabled={navigation.state === 'submitting'}>{t('admin.login.submit')}</button>
+        <button type="submit" className="btn-primary w-full" disabled={busy}>{t('admin.login.submit')}</button>
       </Form>
     </div>
   );

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { accessCodeForm } from '@velvet/validation/registration-code';
 import { useState } from 'react';
-import { Form, useNavigation } from 'react-router';
+import { Form } from 'react-router';
 import type { Route } from './+types/admin-registration-link-generator';
 import { AdminBar } from '../components/admin-bar.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
@@ -13,6 +13,7 @@ import { pageMeta } from '../lib/meta.ts';
 import { generateRegistrationLink } from '../lib/operations.ts';
 import { apiFailureMessage, verdictFor, verdictMessage } from '../lib/registration-code.server.ts';
 import { useT } from '../lib/use-root.ts';
+import { useSubmitting } from '../lib/forms.ts';
 
 export async function loader(args: Route.LoaderArgs) {
   const { email } = await requireAdmin(args);
@@ -38,7 +39,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 
 export default function RegistrationLinkGenerator({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
-  const navigation = useNavigation();
+  const busy = useSubmitting();
   const [form, { code }] = useForm<{ code: string }>({ id: 'link-generator', lastResult: actionData?.result });
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   const link = actionData?.link;
@@ -53,7 +54,7 @@ export default function RegistrationLinkGenerator({ loaderData, actionData }: Ro
           <input {...getInputProps(code, { type: 'text' })} className="field-input mt-2 uppercase tracking-[0.2em]" autoComplete="off" aria-describedby={describedBy(code)} />
           <FieldErrors field={code} />
         </div>
-        <button type="submit" className="btn-primary w-full" disabled={navigation.state === 'submitting'}>{t('admin.linkGenerator.submit')}</button>
+        <button type="submit" className="btn-primary w-full" disabled={busy}>{t('admin.linkGenerator.submit')}</button>
       </Form>
       {link && (
         <section aria-labelledby="link-title" className="mt-10 border border-paper/40 p-8">

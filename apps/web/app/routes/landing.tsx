@@ -22,6 +22,7 @@ import { useTrackOnce } from '../lib/use-track.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
 import { track } from '../lib/analytics.ts';
 import { LANDING_SLUGS } from '../screens.ts';
+import { skipRevalidationAfterFieldCheck } from '../lib/forms.ts';
 
 function assertKnownSlug(slug: string | undefined, request: Request) {
   if (slug !== undefined && !(LANDING_SLUGS as readonly string[]).includes(slug)) {
@@ -113,6 +114,9 @@ export async function action(args: Route.ActionArgs) {
   if (verdict.status === 'referrer') throw redirect(denyPath(prefix, 'referrer'));
   return { code: { result: submission.reply(), notice: verdictMessage(verdict) }, registration: null, productShare: null };
 }
+
+/** A field check (Conform re-validating one field on the server) leaves the page's data as it was. */
+export const shouldRevalidate = skipRevalidationAfterFieldCheck;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: 'meta.landing.title', description: 'meta.landing.description' });

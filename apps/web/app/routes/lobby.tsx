@@ -1,5 +1,5 @@
 import { verifyLobbyToken } from '@velvet/tokens/signed-token';
-import { Form, redirect, useNavigation } from 'react-router';
+import { Form, redirect } from 'react-router';
 import type { Route } from './+types/lobby';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { callApi } from '../lib/api.server.ts';
@@ -11,6 +11,7 @@ import { joinWaitlist } from '../lib/operations.ts';
 import { apiFailureMessage } from '../lib/registration-code.server.ts';
 import { useTrackOnce } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
+import { useSubmitting } from '../lib/forms.ts';
 
 /** The waiting list needs the shop's signed token; anything else is the deny page. */
 async function lobbyEmail(request: Request, context: Route.LoaderArgs['context']): Promise<{ token: string; email: string }> {
@@ -40,7 +41,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 /** "We're full—for now": join the waiting list with the email the shop knows. */
 export default function Lobby({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
-  const navigation = useNavigation();
+  const busy = useSubmitting();
   const outcome = actionData?.outcome;
   useTrackOnce(outcome === 'JOINED' ? { event: 'join_waitlist', method: 'Google' } : null);
   if (outcome) {
@@ -59,7 +60,7 @@ export default function Lobby({ loaderData, actionData }: Route.ComponentProps) 
       <Form method="post" className="mt-10 space-y-6">
         <p className="text-sm leading-relaxed text-stone">{t('lobby.consent', { email: loaderData.email })}</p>
         <div className="flex flex-wrap gap-4">
-          <button type="submit" className="btn-primary" disabled={navigation.state === 'submitting'}>{t('lobby.join')}</button>
+          <button type="submit" className="btn-primary" disabled={busy}>{t('lobby.join')}</button>
           <a className="btn-outline" href={EXTERNAL_LINKS.login} rel="noopener">{t('lobby.backToLogin')}</a>
         </div>
       </Form>

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { email } from '@velvet/validation/registration';
-import { Form, redirect, useNavigation } from 'react-router';
+import { Form, redirect } from 'react-router';
 import { z } from 'zod';
 import type { Route } from './+types/membership-interest-apply';
 import { describedBy, FieldErrors } from '../components/field.tsx';
@@ -15,6 +15,7 @@ import { applyForMembership } from '../lib/operations.ts';
 import { apiFailureMessage, type Notice } from '../lib/registration-code.server.ts';
 import { readFlow } from '../lib/session.server.ts';
 import { useT } from '../lib/use-root.ts';
+import { useSubmitting } from '../lib/forms.ts';
 
 const applicationForm = z.object({ email });
 
@@ -44,7 +45,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 
 export default function MembershipInterestApply({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
-  const navigation = useNavigation();
+  const busy = useSubmitting();
   const [form, fields] = useForm<{ email: string }>({ id: 'apply', lastResult: actionData?.result, defaultValue: { email: loaderData.email } });
   return (
     <div>
@@ -57,7 +58,7 @@ export default function MembershipInterestApply({ loaderData, actionData }: Rout
           <FieldErrors field={fields.email} />
         </div>
         <p className="text-sm leading-relaxed text-stone">{t('membershipInterestApply.consent')}</p>
-        <button type="submit" className="btn-primary w-full" disabled={navigation.state === 'submitting'}>{t('membershipInterestApply.submit')}</button>
+        <button type="submit" className="btn-primary w-full" disabled={busy}>{t('membershipInterestApply.submit')}</button>
       </Form>
     </div>
   );

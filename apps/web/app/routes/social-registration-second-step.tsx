@@ -1,7 +1,7 @@
 import { getCollectionProps, getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { verifySocialToken, type SocialClaims } from '@velvet/tokens/signed-token';
-import { data, Form, redirect, useNavigation } from 'react-router';
+import { data, Form, redirect } from 'react-router';
 import type { Route } from './+types/social-registration-second-step';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
@@ -19,6 +19,7 @@ import { readFlow } from '../lib/session.server.ts';
 import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '../lib/social-registration.ts';
 import { useTrackOnce } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
+import { skipRevalidationAfterFieldCheck, useSubmitting } from '../lib/forms.ts';
 
 /**
  * The social sign-up's second step (spec §2, §5): reached from the provider's callback with a
@@ -180,6 +181,9 @@ export async function action(args: Route.ActionArgs) {
   return reply({ notice: { id: 'error.generic' } });
 }
 
+/** A field check (Conform re-validating one field on the server) leaves the page's data as it was. */
+export const shouldRevalidate = skipRevalidationAfterFieldCheck;
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.socialSecondStep.title', noIndex: true });
 
 export default function SocialRegistrationSecondStep({ loaderData, actionData }: Route.ComponentProps) {
@@ -244,7 +248,7 @@ function SecondStepForm({
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
   const t = useT();
-  const navigation = useNavigation();
+  const busy = useSubmitting();
   const [form, fields] = useForm<Values>({ id: 'social-second-step', lastResult, defaultValue: defaults, shouldRevalidate: 'onBlur' });
   useBrowserCountry(form, countries, detectCountryInBrowser);
   const selected = countries.find((c) => c.isoCode === (fields.country.value ?? defaults.country));
@@ -273,7 +277,7 @@ function SecondStepForm({
         <FieldErrors field={preferences} />
       </fieldset>
       <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={selected} />
-      <button type="submit" className="btn-primary w-full" disabled={navigation.state === 'submitting'}>
+      <button type="submit" className="btn-primary w-full" disabled={busy}>
         {t('socialSecondStep.submit')}
       </button>
     </Form>
