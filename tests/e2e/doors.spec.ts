@@ -94,6 +94,9 @@ test('a shared product asks for an email and starts the registration with the sh
   await dialog.getByLabel(text('it', 'productShare.email')).fill(email);
   await dialog.getByRole('button', { name: text('it', 'productShare.submit') }).click();
   await expect(page).toHaveURL(/\/it\/registration\/formstarted\?rc=VIP-ANNA&slug=share$/);
+  // The address URL changes a moment before the new page replaces the old one: wait for the form's heading.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('it', 'registration.title'));
+  await expect(dialog).toHaveCount(0);
   await expect(page.getByLabel(text('it', 'registration.email'))).toHaveValue(email);
   await expect(page.getByText(text('it', 'registration.invitedBy', { invitorName: 'Anna' }))).toBeVisible();
 });
