@@ -131,7 +131,7 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   const productShareResult = actionData?.productShare ?? null;
   const registrationResult = actionData?.registration?.kind === 'form' ? actionData.registration : null;
   const [formOpen, setFormOpen] = useState(Boolean(registrationResult));
-  useTrackOnce({ event: 'landing', variant: valid?.customization ?? 'default', hasCode: Boolean(invitation) });
+  const trackLanding = useTrackOnce({ event: 'landing', variant: valid?.customization ?? 'default', hasCode: Boolean(invitation) });
 
   const texts = variantTexts(valid?.customization);
   const money = (euros: number) => intl.formatNumber(euros, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
@@ -180,8 +180,14 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
                   <CodeForm
                     lastResult={actionData?.code?.result}
                     notice={actionData?.code ? actionData.code.notice : invitation && !invitation.valid ? invitation.notice : undefined}
-                    onFirstInput={() => track({ event: 'code_entered' })}
-                    onSubmit={() => track({ event: 'code_submitted' })}
+                    onFirstInput={() => {
+                      trackLanding();
+                      track({ event: 'code_entered' });
+                    }}
+                    onSubmit={() => {
+                      trackLanding();
+                      track({ event: 'code_submitted' });
+                    }}
                   />
                 </div>
               </>
