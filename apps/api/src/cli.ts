@@ -268,26 +268,27 @@ export function buildProgram(): Command {
   const waitlist = program.command('waitlist').description('the waiting list (people who joined from the lobby)').exitOverride();
   waitlist
     .command('list')
-    .description('entries, earliest first: email, language, joined, invited; then the size')
+    .description('entries, earliest first: email, language, joined, invited, member (joined by another invitation); then the size')
     .option('--csv', 'print CSV (the size goes to stderr)', false)
     .exitOverride()
     .action(async (options: { csv: boolean }) => {
       const rows = await withDatabase((db) => listWaitlist(db));
-      const uninvited = rows.filter((r) => r.invitedAt === null).length;
-      const size = `${rows.length} on the waiting list, ${uninvited} not invited yet`;
-      const cells = rows.map((r) => [r.email, r.language, r.joinedAt, r.invitedAt ?? '']);
+      const uninvited = rows.filter((r) => r.invitedAt === null && !r.isMember).length;
+      const members = rows.filter((r) => r.invitedAt === null && r.isMember).length;
+      const size = `${rows.length} on the waiting list, ${uninvited} not invited yet${members ? `, ${members} already ${members === 1 ? 'a member' : 'members'} (skipped by invite)` : ''}`;
+      const cells = rows.map((r) => [r.email, r.language, r.joinedAt, r.invitedAt ?? '', r.isMember ? 'yes' : '']);
       if (options.csv) {
-        console.log(csv(['email', 'language', 'joined', 'invited'], cells));
+        console.log(csv(['email', 'language', 'joined', 'invited', 'member'], cells));
         console.error(size);
         return;
       }
-      if (rows.length > 0) console.log(formatTable(['EMAIL', 'LANGUAGE', 'JOINED', 'INVITED'], cells.map((c) => [...c.slice(0, 3), c[3] || '-'])));
+      if (rows.length > 0) console.log(formatTable(['EMAIL', 'LANGUAGE', 'JOINED', 'INVITED', 'MEMBER'], cells.map((c) => c.map((v) => v || '-'))));
       console.log(size);
     });
   waitlist
     .command('invite')
     .description(
-      `invite the N earliest entries not invited yet: a personal code each (1 place, valid ${PERSONAL_CODE_VALIDITY_DAYS} days) ` +
+      `invite the N earliest entries not invited yet (active members are skipped): a personal code each (1 place, valid ${PERSONAL_CODE_VALIDITY_DAYS} days) ` +
         'and the invitation email in their language',
     )
     .requiredOption('--count <n>', 'how many entries to invite (1-10000)', parsePositive(10_000))

@@ -13,6 +13,7 @@ import { createTestApi } from './support/api.ts';
 import { TEST_SECRET, testEnv } from './support/env.ts';
 import { CHECK_CODE, graphql } from './support/graphql.ts';
 import type { CodeDetails } from './support/graphql.ts';
+import { insertMember } from './support/factories.ts';
 import { deliverAll, insertApplication, insertWaitlistEntry } from './support/invitations.ts';
 
 const API_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -209,25 +210,30 @@ describe('admin CLI', () => {
     try {
       await insertWaitlistEntry(database.db, { email: 'anna@example.test', language: 'de', joinedAt: '2026-05-01T10:00:00.000Z' });
       await insertWaitlistEntry(database.db, { email: '=cmd|x@example.test', joinedAt: '2026-05-02T10:00:00.000Z' });
+      // Joined the club meanwhile with a friend's invitation.
+      await insertWaitlistEntry(database.db, { email: 'mia@example.test', joinedAt: '2026-05-03T10:00:00.000Z' });
+      await insertMember(database.db, { email: 'mia@example.test', status: 'active' });
     } finally {
       await database.close();
     }
     const table = await cli(['waitlist', 'list'], { DATABASE_URL: url });
     expect(table).toMatchObject({ code: 0, stderr: '' });
     expect(table.stdout.split('\n')).toEqual([
-      expect.stringMatching(/^EMAIL\s+LANGUAGE\s+JOINED\s+INVITED$/),
-      expect.stringMatching(/^anna@example\.test\s+de\s+2026-05-01T10:00:00\.000Z\s+-$/),
-      expect.stringMatching(/^=cmd\|x@example\.test\s+en\s+2026-05-02T10:00:00\.000Z\s+-$/),
-      '2 on the waiting list, 2 not invited yet',
+      expect.stringMatching(/^EMAIL\s+LANGUAGE\s+JOINED\s+INVITED\s+MEMBER$/),
+      expect.stringMatching(/^anna@example\.test\s+de\s+2026-05-01T10:00:00\.000Z\s+-\s+-$/),
+      expect.stringMatching(/^=cmd\|x@example\.test\s+en\s+2026-05-02T10:00:00\.000Z\s+-\s+-$/),
+      expect.stringMatching(/^mia@example\.test\s+en\s+2026-05-03T10:00:00\.000Z\s+-\s+yes$/),
+      '3 on the waiting list, 2 not invited yet, 1 already a member (skipped by invite)',
       '',
     ]);
     const csv = await cli(['waitlist', 'list', '--csv'], { DATABASE_URL: url });
     expect(csv.code).toBe(0);
     // A cell a spreadsheet would run as a formula is defused with an apostrophe.
     expect(csv.stdout).toBe(
-      'email,language,joined,invited\r\nanna@example.test,de,2026-05-01T10:00:00.000Z,\r\n\'=cmd|x@example.test,en,2026-05-02T10:00:00.000Z,\n',
+      'email,language,joined,invited,member\r\nanna@example.test,de,2026-05-01T10:00:00.000Z,,\r\n\'=cmd|x@example.test,en,2026-05-02T10:00:00.000Z,,\r\n' +
+        'mia@example.test,en,2026-05-03T10:00:00.000Z,,yes\n',
     );
-    expect(csv.stderr).toBe('2 on the waiting list, 2 not invited yet\n');
+    expect(csv.stderr).toBe('3 on the waiting list, 2 not invited yet, 1 already a member (skipped by invite)\n');
     expect((await cli(['waitlist', 'list'], { DATABASE_URL: `file:${path.join(dir, 'waitlist-empty.sqlite')}` })).stdout).toBe(
       '0 on the waiting list, 0 not invited yet\n',
     );

@@ -23,6 +23,7 @@ import { CHECK_CODE, graphql } from './support/graphql.ts';
 import type { CodeDetails } from './support/graphql.ts';
 import { REGISTER, uniqueEmail, validInput } from './support/registration.ts';
 import type { RegisterPayload } from './support/registration.ts';
+import { insertMember } from './support/factories.ts';
 import { deliverAll, insertApplication, insertWaitlistEntry } from './support/invitations.ts';
 
 const DAY_MS = 86_400_000;
@@ -158,6 +159,34 @@ describe.each(ENGINES)('personal invitations on %s', (engine) => {
     }
     expect(await db.selectFrom('email_outbox').select('id').execute()).toHaveLength(4);
     expect(await db.selectFrom('members').select('id').where('email', '=', SYSTEM_INVITER_EMAIL).execute()).toHaveLength(1);
+  });
+
+  it('skips people who became active members meanwhile, on the list and for applicants; a pending registration is still invited', async () => {
+    const db = database.db;
+    const member = await insertWaitlistEntry(db, { joinedAt: '2026-01-01T00:00:00.000Z' });
+    const pending = await insertWaitlistEntry(db, { joinedAt: '2026-01-02T00:00:00.000Z' });
+    const waiting = await insertWaitlistEntry(db, { joinedAt: '2026-01-03T00:00:00.000Z' });
+    await insertMember(db, { email: member, status: 'active' });
+    await insertMember(db, { email: pending, status: 'pending' });
+
+    expect((await listWaitlist(db)).map((r) => [r.email, r.isMember])).toEqual([
+      [member, true],
+      [pending, false],
+      [waiting, false],
+    ]);
+    expect((await inviteFromWaitlist(db, 3)).map((i) => i.email)).toEqual([pending, waiting]);
+    expect(await inviteFromWaitlist(db, 3)).toEqual([]);
+    const entry = await db.selectFrom('waitlist_entries').select(['invited_at', 'registration_code_id']).where('email', '=', member).executeTakeFirstOrThrow();
+    expect(entry).toEqual({ invited_at: null, registration_code_id: null });
+
+    const applicant = await insertApplication(db);
+    await insertMember(db, { email: applicant, status: 'active' });
+    expect(await selectMembershipApplication(db, applicant)).toEqual({ ok: false, errors: [`${applicant} is already an active member: no invitation needed`] });
+    const application = await db.selectFrom('membership_applications').select('selected_at').where('email', '=', applicant).executeTakeFirstOrThrow();
+    expect(application.selected_at).toBeNull();
+    expect(await db.selectFrom('email_outbox').select('recipient').orderBy('recipient').execute()).toEqual(
+      [pending, waiting].sort().map((recipient) => ({ recipient })),
+    );
   });
 
   it('selects an applicant once: a personal code and the invitation email in their language, with the interest reason', async () => {

@@ -5,6 +5,8 @@
  * and the invitation email with the code, in the person's language. For each person, code,
  * "invited" mark and outbox row are one transaction: an email exists exactly when its code
  * does, and nobody is invited twice (the entry's row is locked and re-read first).
+ * Someone who became an active member meanwhile (by another invitation) is not invited:
+ * the waiting list shows them as members and `interest select` refuses them.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
@@ -122,9 +124,16 @@ async function withFreshCode<T>(db: Db, work: (trx: Transaction<Database>) => Pr
 
 const languageOf = (value: string): Locale => (isLocale(value) ? value : 'en');
 
+/** Whether an active member has this (normalized) address. */
+async function isActiveMember(db: Kysely<Database>, email: string): Promise<boolean> {
+  const member = await db.selectFrom('members').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
+  return member !== undefined;
+}
+
 /**
- * Invites the `count` earliest entries of the waiting list not invited yet, one transaction
- * each. Returns those invited (fewer when the list has fewer uninvited entries).
+ * Invites the `count` earliest entries of the waiting list not invited yet and not active
+ * members, one transaction each. Returns those invited (fewer when the list has fewer such
+ * entries).
  */
 export async function inviteFromWaitlist(db: Db, count: number, now: Date = new Date()): Promise<IssuedInvitation[]> {
   if (!Number.isInteger(count) || count < 1) throw new RangeError('count must be a positive whole number');
@@ -133,6 +142,16 @@ export async function inviteFromWaitlist(db: Db, count: number, now: Date = new 
     .selectFrom('waitlist_entries')
     .select('id')
     .where('invited_at', 'is', null)
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('members')
+            .select('members.id')
+            .whereRef('members.email', '=', 'waitlist_entries.email')
+            .where('members.status', '=', 'active'),
+        ),
+      ),
+    )
     .orderBy('joined_at')
     .orderBy('id')
     .limit(count)
@@ -142,8 +161,8 @@ export async function inviteFromWaitlist(db: Db, count: number, now: Date = new 
     const issued = await withFreshCode(db, async (trx) => {
       if (!(await lockRow(trx, 'waitlist_entries', id))) return null;
       const entry = await trx.selectFrom('waitlist_entries').select(['email', 'language', 'invited_at']).where('id', '=', id).executeTakeFirstOrThrow();
-      // Another operator invited this entry meanwhile.
-      if (entry.invited_at !== null) return null;
+      // Another operator invited this entry meanwhile, or it became a member.
+      if (entry.invited_at !== null || (await isActiveMember(trx, entry.email))) return null;
       const invitation = await issuePersonalInvitation(
         trx,
         { inviterId, email: entry.email, language: languageOf(entry.language), reason: 'waitlist' },
@@ -177,6 +196,7 @@ export async function selectMembershipApplication(db: Db, rawEmail: string, now:
       .where('id', '=', application.id)
       .executeTakeFirstOrThrow();
     if (row.selected_at !== null) return fail(`${email} was already selected on ${row.selected_at}`);
+    if (await isActiveMember(trx, email)) return fail(`${email} is already an active member: no invitation needed`);
     const invitation = await issuePersonalInvitation(trx, { inviterId, email, language: languageOf(row.language), reason: 'interest' }, now);
     await trx
       .updateTable('membership_applications')
@@ -193,17 +213,20 @@ export interface WaitlistRow {
   language: string;
   joinedAt: string;
   invitedAt: string | null;
+  /** An active member has this address (joined by another invitation): never invited from the list. */
+  isMember: boolean;
 }
 
 /** The waiting list, earliest first. */
 export async function listWaitlist(db: Db): Promise<WaitlistRow[]> {
   const rows = await db
     .selectFrom('waitlist_entries')
-    .select(['email', 'language', 'joined_at', 'invited_at'])
-    .orderBy('joined_at')
-    .orderBy('id')
+    .leftJoin('members', (join) => join.onRef('members.email', '=', 'waitlist_entries.email').on('members.status', '=', 'active'))
+    .select(['waitlist_entries.email', 'waitlist_entries.language', 'waitlist_entries.joined_at', 'waitlist_entries.invited_at', 'members.id as member_id'])
+    .orderBy('waitlist_entries.joined_at')
+    .orderBy('waitlist_entries.id')
     .execute();
-  return rows.map((r) => ({ email: r.email, language: r.language, joinedAt: r.joined_at, invitedAt: r.invited_at }));
+  return rows.map((r) => ({ email: r.email, language: r.language, joinedAt: r.joined_at, invitedAt: r.invited_at, isMember: r.member_id !== null }));
 }
 
 export interface ApplicationRow {

@@ -11,14 +11,14 @@ export function uniqueCode(prefix = 'T'): string {
 
 export async function insertMember(
   db: Db,
-  fields: { firstName?: string; status?: MemberStatus; registrationCodeId?: string | null } = {},
+  fields: { email?: string; firstName?: string; status?: MemberStatus; registrationCodeId?: string | null } = {},
 ): Promise<string> {
   const id = randomUUID();
   await db
     .insertInto('members')
     .values({
       id,
-      email: `member-${id}@example.test`,
+      email: fields.email ?? `member-${id}@example.test`,
       first_name: fields.firstName ?? 'Member',
       last_name: 'Test',
       gender: null,
