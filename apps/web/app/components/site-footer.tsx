@@ -16,7 +16,7 @@ function External({ href, children }: { href: string; children: React.ReactNode 
 export function SiteFooter() {
   const t = useT();
   const path = useLocalPath();
-  const { year } = useRootData();
+  const { year, consent } = useRootData();
   const webView = useWebView();
   if (webView.active) {
     // Inside the app: nothing that leaves it, and the app runs its own consent dialog.
@@ -55,12 +55,14 @@ export function SiteFooter() {
         <nav aria-label={t('footer.legal')}>
           <h2 className="eyebrow mb-4">{t('footer.legal')}</h2>
           <ul className="space-y-3 text-sm text-paper/85">
-            <li>
-              {/* Opens the consent manager's preference centre (data-cc is its documented hook). */}
-              <button type="button" data-cc="show-preferencesModal" className="cursor-pointer hover:underline underline-offset-4">
-                {t('footer.cookieSettings')}
-              </button>
-            </li>
+            {consent.cmp && (
+              <li>
+                {/* Opens the consent manager's preference centre (data-cc is its documented hook); absent when the consent manager is off. */}
+                <button type="button" data-cc="show-preferencesModal" className="cursor-pointer hover:underline underline-offset-4">
+                  {t('footer.cookieSettings')}
+                </button>
+              </li>
+            )}
             <li><External href={EXTERNAL_LINKS.privacy}>{t('footer.privacy')}</External></li>
             <li><External href={EXTERNAL_LINKS.terms}>{t('footer.terms')}</External></li>
             <li><External href={EXTERNAL_LINKS.imprint}>{t('footer.imprint')}</External></li>
