@@ -30,6 +30,7 @@ import {
   selectMembershipApplication,
 } from './services/personal-invitations.ts';
 import { addFeatureCommands } from './cli/feature-commands.ts';
+import { RETENTION_DAYS, pruneExpiredData } from './services/retention.ts';
 import { LOBBY_TOKEN_DEFAULT_DAYS, signLobbyToken } from '@velvet/tokens/signed-token';
 import { email as emailField } from '@velvet/validation/registration';
 import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
@@ -351,6 +352,23 @@ export function buildProgram(): Command {
     });
 
   addFeatureCommands(program, { withDatabase, usageError: (message) => new UsageError(message), formatTable });
+
+  const data = program.command('data').description('stored data').exitOverride();
+  data
+    .command('prune')
+    .description(
+      `delete rows past their retention: sent emails after ${RETENTION_DAYS.sentEmails} days, failed ones after ${RETENTION_DAYS.failedEmails}, ` +
+        `funnel events after ${RETENTION_DAYS.funnelEvents}, consent records after ${RETENTION_DAYS.consentRecords}, ` +
+        `ended admin sessions after ${RETENTION_DAYS.adminSessions} (a running API does this every 6 hours)`,
+    )
+    .exitOverride()
+    .action(async () => {
+      const report = await withDatabase((db) => pruneExpiredData(db));
+      console.log(
+        `deleted ${report.sentEmails} sent and ${report.failedEmails} failed emails, ${report.funnelEvents} funnel events, ` +
+          `${report.consentRecords} consent records, ${report.adminSessions} admin sessions`,
+      );
+    });
 
   program
     .command('migrate')

@@ -11,6 +11,7 @@ import { OutboxWorker } from './mail/outbox-worker.ts';
 import { createOutboxSignal } from './mail/outbox-signal.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { createApiServer } from './server.ts';
+import { startRetentionJob } from './services/retention.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   const worker = new OutboxWorker({ db: database.db, transport, env, logger: logger.child({ component: 'outbox' }), signal: outboxSignal });
   worker.start();
   logger.info({ transport: transport.kind }, 'outbox worker started');
+  const retention = startRetentionJob({ db: database.db, logger: logger.child({ component: 'retention' }) });
 
   const api = await createApiServer({ env, db: database.db, logger, outboxSignal });
   await new Promise<void>((resolve, reject) => {
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
     api
       .close()
       .then(() => worker.stop())
+      .then(() => retention.stop())
       .then(() => transport.close())
       .then(() => database.close())
       .then(

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { verifyLobbyToken } from '@velvet/tokens/signed-token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../src/db/connect.ts';
+import { enqueueEmail } from '../src/mail/outbox.ts';
 import type { DatabaseConnection } from '../src/db/connect.ts';
 import { verifyValidityTimestamp } from '../src/services/registration-link.ts';
 import { createTestApi } from './support/api.ts';
@@ -332,6 +333,23 @@ describe('admin CLI', () => {
     const shortVerified = await verifyLobbyToken(token, TEST_SECRET);
     expect(shortVerified.ok && (shortVerified.expiresAt.getTime() - Date.now()) / 86_400_000).toBeGreaterThan(1.99);
     expect(await verifyLobbyToken(token, TEST_SECRET, new Date(Date.now() + 2 * 86_400_000 + 1000))).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('prunes rows past their retention with `data prune`, keeping emails still to be sent', async () => {
+    const { url, database } = await freshDatabase('retention');
+    const long = new Date(Date.now() - 400 * 86_400_000);
+    try {
+      for (const status of ['sent', 'pending'] as const) {
+        const id = await enqueueEmail(database.db, { template: 'invitation', recipient: `${status}@example.test`, locale: 'en', payload: { code: 'ABCD2345', expiresAt: long.toISOString(), reason: 'waitlist' } }, long);
+        await database.db.updateTable('email_outbox').set({ status, sent_at: status === 'sent' ? long.toISOString() : null }).where('id', '=', id).execute();
+      }
+    } finally {
+      await database.close();
+    }
+    const run = await cli(['data', 'prune'], { DATABASE_URL: url });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toBe('deleted 1 sent and 0 failed emails, 0 funnel events, 0 consent records, 0 admin sessions\n');
+    expect(JSON.parse((await cli(['mail', 'list', '--json'], { DATABASE_URL: url })).stdout)).toEqual([expect.objectContaining({ status: 'pending' })]);
   });
 
   it('shows help with exit code 0', async () => {

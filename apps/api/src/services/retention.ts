@@ -1,0 +1,105 @@
+/**
+ * Retention (ADR 014): rows are kept as long as they serve their purpose, then deleted.
+ * Sent emails hold an address and a payload and are kept only to answer "did it go out?";
+ * funnel events (no personal data) for two seasons of year-on-year comparison; consent
+ * records as long as the choice is relied upon (the consent cookie's lifetime) plus the
+ * three-year limitation period in which it may have to be proven; admin sessions a week
+ * past their end. Pending and sending emails are never deleted. Every API instance runs
+ * the pass every few hours (deleting is idempotent); `npm run cli -- data prune` runs it now.
+ */
+import type { Db } from '../db/connect.ts';
+
+const DAY_MS = 86_400_000;
+
+export const RETENTION_DAYS = {
+  /** Emails sent: the delivery log. */
+  sentEmails: 30,
+  /** Emails that failed for good (counted from their creation): long enough to investigate and retry. */
+  failedEmails: 90,
+  /** First-party funnel events: 25 months. */
+  funnelEvents: 760,
+  /** Consent records: the consent cookie's 182 days, then three years in which a choice may have to be proven. */
+  consentRecords: 182 + 3 * 365,
+  /** Admin sessions after they expired or were revoked. */
+  adminSessions: 7,
+} as const;
+
+export type RetentionPolicy = Record<keyof typeof RETENTION_DAYS, number>;
+
+export interface PruneReport {
+  sentEmails: number;
+  failedEmails: number;
+  funnelEvents: number;
+  consentRecords: number;
+  adminSessions: number;
+}
+
+/** Deletes every row past its retention period; returns how many of each kind. */
+export async function pruneExpiredData(db: Db, now: Date = new Date(), policy: RetentionPolicy = RETENTION_DAYS): Promise<PruneReport> {
+  const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+  const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
+  const sentEmails = await db
+    .deleteFrom('email_outbox')
+    .where('status', '=', 'sent')
+    .where('sent_at', '<', before(policy.sentEmails))
+    .executeTakeFirst();
+  const failedEmails = await db
+    .deleteFrom('email_outbox')
+    .where('status', '=', 'failed')
+    .where('created_at', '<', before(policy.failedEmails))
+    .executeTakeFirst();
+  const funnelEvents = await db.deleteFrom('funnel_events').where('hour', '<', before(policy.funnelEvents)).executeTakeFirst();
+  const consentRecords = await db.deleteFrom('consent_records').where('recorded_at', '<', before(policy.consentRecords)).executeTakeFirst();
+  const sessionCutoff = before(policy.adminSessions);
+  const adminSessions = await db
+    .deleteFrom('admin_sessions')
+    .where((eb) => eb.or([eb('expires_at', '<', sessionCutoff), eb('revoked_at', '<', sessionCutoff)]))
+    .executeTakeFirst();
+  return {
+    sentEmails: count(sentEmails),
+    failedEmails: count(failedEmails),
+    funnelEvents: count(funnelEvents),
+    consentRecords: count(consentRecords),
+    adminSessions: count(adminSessions),
+  };
+}
+
+export interface RetentionJobOptions {
+  db: Db;
+  logger: { info(fields: object, message: string): void; error(fields: object, message: string): void };
+  /** First pass after this many ms (default 1 min, so start-up is not slowed). */
+  firstRunMs?: number;
+  /** Then every this many ms (default 6 h). */
+  intervalMs?: number;
+  now?: () => Date;
+}
+
+/** Runs `pruneExpiredData` now and then in this process; stop() waits for a running pass. */
+export function startRetentionJob(options: RetentionJobOptions): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const pass = async () => {
+    try {
+      const report = await pruneExpiredData(options.db, options.now?.() ?? new Date());
+      options.logger.info(report, 'retention: expired rows deleted');
+    } catch (error) {
+      options.logger.error({ err: error }, 'retention: pass failed');
+    }
+  };
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = pass().then(() => schedule(options.intervalMs ?? 6 * 60 * 60 * 1000));
+    }, ms);
+    timer.unref();
+  };
+  schedule(options.firstRunMs ?? 60_000);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
