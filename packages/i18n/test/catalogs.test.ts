@@ -38,6 +38,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'stores.voesendorf.name': TRANSLATED,
   // French calls München "Munich", as English does.
   'stores.munich.name': ['fr'],
+  // Italian interfaces say "Password", the loanword.
+  'admin.login.password': ['it'],
 };
 
 /**
