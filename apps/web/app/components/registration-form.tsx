@@ -1,8 +1,10 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
+import { leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
 import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
 import { countryFromTimeZone } from '../lib/country.ts';
 import { Form } from 'react-router';
+import { validateWith } from '../lib/client-validation.ts';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
 import { useSubmitting } from '../lib/forms.ts';
 import { useT } from '../lib/use-root.ts';
@@ -16,6 +18,9 @@ export interface CountryOption {
 
 export type RegistrationStep = 'one-step' | 'lean-1' | 'lean-2';
 
+/** The shared rules of each step (@velvet/validation), the same the action applies. */
+const SCHEMAS = { 'one-step': registrationForm, 'lean-1': leanStep1Form, 'lean-2': leanStep2Form } as const;
+
 interface Values {
   email: string;
   gender: string;
@@ -27,9 +32,9 @@ interface Values {
 }
 
 /**
- * The registration form: one step, or the lean flow's two steps. Validation runs on the
- * server with the shared schema, so messages and behaviour are the same without
- * JavaScript; with it, errors appear without a page load.
+ * The registration form: one step, or the lean flow's two steps. The shared schema runs in
+ * the browser (errors as the visitor types) and again in the action, so messages and
+ * behaviour are the same without JavaScript.
  */
 export function RegistrationForm({
   step,
@@ -49,7 +54,14 @@ export function RegistrationForm({
 }) {
   const t = useT();
   const busy = useSubmitting(step);
-  const [form, fields] = useForm<Values>({ id: `registration-${step}`, lastResult, defaultValue: defaults, shouldRevalidate: 'onBlur' });
+  const [form, fields] = useForm<Values>({
+    id: `registration-${step}`,
+    lastResult,
+    defaultValue: defaults,
+    shouldRevalidate: 'onInput',
+    // The action's schema, in the browser too: errors update as the visitor types, no round trip.
+    onValidate: validateWith<Values>(SCHEMAS[step]),
+  });
   useBrowserCountry(form, countries, detectCountryInBrowser);
   const asksEmail = step !== 'lean-2';
   const asksNames = step !== 'lean-1';

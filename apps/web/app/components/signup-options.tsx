@@ -21,6 +21,7 @@ export interface SocialSignup {
 export function SignupOptions({
   emailHref,
   onEmail,
+  onEmailIntent,
   hidden,
   comingSoon,
   social,
@@ -28,6 +29,8 @@ export function SignupOptions({
   emailHref: string;
   /** Opens the form in a dialog instead of following the link (popup variant). */
   onEmail?: (() => void) | undefined;
+  /** The visitor is about to choose email (pointer over it, or focus): load what onEmail needs. */
+  onEmailIntent?: (() => void) | undefined;
   /** Query parameters to keep when asking about another provider. */
   hidden: Record<string, string>;
   comingSoon: boolean;
@@ -47,6 +50,8 @@ export function SignupOptions({
       <Link
         className={socialFirst ? 'btn-outline w-full' : 'btn-primary w-full'}
         to={emailHref}
+        onPointerEnter={onEmailIntent}
+        onFocus={onEmailIntent}
         onClick={(event) => {
           if (!onEmail) return;
           event.preventDefault();

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { accessCodeForm } from '@velvet/validation/registration-code';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, data, redirect, useSearchParams } from 'react-router';
 import type { Route } from './+types/landing';
@@ -8,7 +8,6 @@ import { CodeForm } from '../components/code-form.tsx';
 import { LandingSections } from '../components/landing-sections.tsx';
 import { Modal } from '../components/modal.tsx';
 import { ProductShare } from '../components/product-share.tsx';
-import { RegistrationForm } from '../components/registration-form.tsx';
 import { SignupOptions } from '../components/signup-options.tsx';
 import { localeContext } from '../lib/context.ts';
 import { serverCountry } from '../lib/country.server.ts';
@@ -23,6 +22,10 @@ import { useLocalPath, useT } from '../lib/use-root.ts';
 import { track } from '../lib/analytics.ts';
 import { LANDING_SLUGS } from '../screens.ts';
 import { skipRevalidationAfterFieldCheck } from '../lib/forms.ts';
+
+/** The popup variant's form, loaded when the visitor heads for it (./components/popup-registration.tsx). */
+const loadPopupRegistration = () => import('../components/popup-registration.tsx');
+const PopupRegistration = lazy(loadPopupRegistration);
 
 function assertKnownSlug(slug: string | undefined, request: Request) {
   if (slug !== undefined && !(LANDING_SLUGS as readonly string[]).includes(slug)) {
@@ -131,6 +134,12 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   const productShareResult = actionData?.productShare ?? null;
   const registrationResult = actionData?.registration?.kind === 'form' ? actionData.registration : null;
   const [formOpen, setFormOpen] = useState(Boolean(registrationResult));
+  // Once opened, the popup form stays mounted (closed), so what was typed survives a close.
+  const [popupMounted, setPopupMounted] = useState(Boolean(registrationResult));
+  const openPopup = () => {
+    setPopupMounted(true);
+    setFormOpen(true);
+  };
   const trackLanding = useTrackOnce({ event: 'landing', variant: valid?.customization ?? 'default', hasCode: Boolean(invitation) });
 
   const texts = variantTexts(valid?.customization);
@@ -165,7 +174,8 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
                 <div className="mt-6">
                   <SignupOptions
                     emailHref={formHref}
-                    onEmail={options.registrationFormFinishedInPopup ? () => setFormOpen(true) : undefined}
+                    onEmail={options.registrationFormFinishedInPopup ? openPopup : undefined}
+                    onEmailIntent={options.registrationFormFinishedInPopup ? () => void loadPopupRegistration() : undefined}
                     hidden={Object.fromEntries(new URLSearchParams(valid.query))}
                     comingSoon={valid.comingSoon}
                     social={valid.social}
@@ -201,21 +211,18 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
       </section>
       {valid && options.registrationFormFinishedInPopup && (
         <>
-          <Modal open={formOpen} onClose={() => setFormOpen(false)} labelledBy="popup-form-title">
-            <h2 id="popup-form-title" className="display text-3xl">{t('registration.title')}</h2>
-            {registrationResult?.notice && (
-              <p role="alert" className="mt-6 border-l-2 border-alert pl-4">{t(registrationResult.notice.id, registrationResult.notice.values)}</p>
-            )}
-            <div className="mt-6">
-              <RegistrationForm
-                step="one-step"
+          {(popupMounted || registrationResult) && (
+            <Suspense fallback={null}>
+              <PopupRegistration
+                open={formOpen}
+                onClose={() => setFormOpen(false)}
                 countries={valid.countries}
-                defaults={{ country: valid.defaultCountry }}
+                defaultCountry={valid.defaultCountry}
                 detectCountryInBrowser={valid.detectCountryInBrowser}
-                lastResult={registrationResult?.result}
+                result={registrationResult}
               />
-            </div>
-          </Modal>
+            </Suspense>
+          )}
           <Modal
             open={valid.finished}
             onClose={() => setSearchParams((prev) => {

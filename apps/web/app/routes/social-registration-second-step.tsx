@@ -19,6 +19,7 @@ import { readFlow } from '../lib/session.server.ts';
 import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '../lib/social-registration.ts';
 import { useTrackOnce } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
+import { validateWith } from '../lib/client-validation.ts';
 import { skipRevalidationAfterFieldCheck, useSubmitting } from '../lib/forms.ts';
 
 /**
@@ -231,7 +232,7 @@ interface Values {
   shoppingPreferences: string[];
 }
 
-/** Validated on the server with the shared schema, so it behaves the same without JavaScript. */
+/** Validated with the shared schema in the browser and again on the server, so it behaves the same without JavaScript. */
 function SecondStepForm({
   token,
   ask,
@@ -249,7 +250,14 @@ function SecondStepForm({
 }) {
   const t = useT();
   const busy = useSubmitting();
-  const [form, fields] = useForm<Values>({ id: 'social-second-step', lastResult, defaultValue: defaults, shouldRevalidate: 'onBlur' });
+  const [form, fields] = useForm<Values>({
+    id: 'social-second-step',
+    lastResult,
+    defaultValue: defaults,
+    shouldRevalidate: 'onInput',
+    // The action's schema, in the browser too: errors update as the visitor types, no round trip.
+    onValidate: validateWith<Values>(socialSecondStepForm(ask)),
+  });
   useBrowserCountry(form, countries, detectCountryInBrowser);
   const selected = countries.find((c) => c.isoCode === (fields.country.value ?? defaults.country));
   const preferences = fields.shoppingPreferences;
