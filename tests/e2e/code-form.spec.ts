@@ -1,5 +1,5 @@
 import { E2E } from '../../playwright.config.ts';
-import { expect, test, text } from './support.ts';
+import { dataLayerEvents, expect, test, text } from './support.ts';
 
 test.describe('"Your code is the key"', () => {
   test('asks for a code, refuses a bad one, and opens the invitation of a good one', async ({ page }) => {
@@ -71,14 +71,18 @@ test.describe('"Your code is the key"', () => {
   test('says why an invitation link cannot be used', async ({ page }) => {
     await page.goto('/?rc=EXPIRED2025');
     await expect(page.getByRole('alert')).toHaveText(text('en', 'invitation.expired'));
+    // Spec §8's tracked error events, on the page where the visitor meets the refusal.
+    await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'error_registration_code_expired']);
     await page.goto('/it?rc=NOBALANCE');
     await expect(page.getByRole('alert')).toHaveText(text('it', 'invitation.noBalance', { invitorName: 'Julia' }));
+    await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'error_registration_code_no_balance']);
     await page.goto('/nl?rc=FULLHOUSE');
     await expect(page.getByRole('alert')).toHaveText(text('nl', 'invitation.noBalance', { invitorName: 'Lukas' }));
     await page.goto('/pl?rc=BLOCKED');
     await expect(page.getByRole('alert')).toHaveText(text('pl', 'invitation.invalid'));
     await page.goto('/sv?rc=LINKONLY');
     await expect(page.getByRole('alert')).toHaveText(text('sv', 'invitation.invalidLink'));
+    await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'error_registration_timestamp_missing']);
     await page.goto('/fr?rc=WELCOME2026&validityTimestamp=1.tampered');
     await expect(page.getByRole('alert')).toHaveText(text('fr', 'invitation.invalid'));
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import type { Locale } from '@velvet/i18n/locales';
 import { activationLink, uniqueEmail, waitForMail } from './support/mail.ts';
@@ -239,10 +240,13 @@ test('the funnel events arrive in order', async ({ page }) => {
   await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.title'));
   await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'code_entered', 'code_submitted', 'email_submitted']);
+  // The address reaches the data layer only as its SHA-256 (spec §9).
+  const submitted = await page.evaluate(() => (window as unknown as { dataLayer: { event?: string }[] }).dataLayer.find((e) => e.event === 'email_submitted'));
+  expect(submitted).toEqual({ event: 'email_submitted', flow: 'default', emailHash: createHash('sha256').update(email.toLowerCase()).digest('hex') });
   const [mail] = await waitForMail(email);
   await page.goto(activationLink(mail!));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'activation.welcomeTitle', { firstName: 'Felix' }));
-  await expect.poll(() => dataLayerEvents(page)).toEqual(['activate_account_landed', 'registration_success', 'welcome_landed']);
+  await expect.poll(() => dataLayerEvents(page)).toEqual(['activate_account_landed', 'welcome_landed', 'registration_success']);
 });
 
 test.describe('registration without JavaScript', () => {

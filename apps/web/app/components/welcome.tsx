@@ -23,8 +23,9 @@ export function Welcome({
   const intl = useIntl();
   useEffect(() => {
     void (registrationId ? sha256(registrationId) : Promise.resolve(undefined)).then((registrationIdHash) => {
-      track({ event: 'registration_success', ...(registrationIdHash ? { registrationIdHash } : {}) });
+      // Spec §4's order: the welcome page, then the successful registration last.
       track({ event: 'welcome_landed' });
+      track({ event: 'registration_success', ...(registrationIdHash ? { registrationIdHash } : {}) });
     });
   }, [registrationId]);
   return (

@@ -19,7 +19,7 @@ export type FunnelEvent =
   | { event: 'landing'; variant: string; hasCode: boolean }
   | { event: 'code_entered' }
   | { event: 'code_submitted' }
-  | { event: 'email_submitted'; flow: string }
+  | { event: 'email_submitted'; flow: string; emailHash?: string }
   | { event: 'step2_landed' }
   | { event: 'step2_submitted' }
   | { event: 'welcome_landed' }

@@ -11,7 +11,6 @@ import { pageMeta } from '../lib/meta.ts';
 import { getRegistrationStatus } from '../lib/operations.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
 import { readFlow } from '../lib/session.server.ts';
-import { useTrackOnce } from '../lib/use-track.ts';
 import { useRootData, useT } from '../lib/use-root.ts';
 
 /** How often the page asks again when websockets are blocked. */
@@ -25,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const result = await callApi(getRegistrationStatus, { registrationId }, { request, context });
     if (result.ok && result.data.registrationStatus?.state === 'ACTIVE') state = 'ACTIVE';
   }
-  return { email: flow.registrationEmail ?? null, registrationId, state, flow: flow.registrationFlow ?? 'default' };
+  return { email: flow.registrationEmail ?? null, registrationId, state };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.formFinished.title', noIndex: true });
@@ -40,8 +39,6 @@ export default function FormFinished({ loaderData }: Route.ComponentProps) {
   const [polling, setPolling] = useState(false);
   const state = loaderData.state === 'ACTIVE' ? 'ACTIVE' : liveState;
   const { registrationId } = loaderData;
-  // The lean flow counted its email at step 2; here it finishes step 2.
-  useTrackOnce(loaderData.flow === 'lean' ? { event: 'step2_submitted' } : { event: 'email_submitted', flow: loaderData.flow });
 
   useEffect(() => {
     if (!registrationId || state === 'ACTIVE') return;

@@ -58,7 +58,6 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 export default function FormStarted({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const step = loaderData.state === 'ready' ? loaderData.step : null;
-  useTrackOnce(step === 'lean-2' ? { event: 'email_submitted', flow: 'lean' } : null);
   useTrackOnce(step === 'lean-2' ? { event: 'step2_landed' } : null);
   if (loaderData.state === 'unavailable') {
     return (

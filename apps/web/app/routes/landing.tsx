@@ -15,17 +15,23 @@ import { localizedPath, pagePath } from '../lib/i18n.ts';
 import { landingOptions, variantTexts } from '../lib/landing-variants.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { oidcSettings, SOCIAL_START_PATH } from '../lib/oidc.server.ts';
-import { checkCode, verdictMessage } from '../lib/registration-code.server.ts';
-import { denyPath, handleProductShare, handleRegistration, invitationQuery, REGISTRATION_INTENTS } from '../lib/registration.server.ts';
+import { checkCode, verdictMessage, type CodeVerdict } from '../lib/registration-code.server.ts';
+import { denyPath, handleProductShare, handleRegistration, invitationQuery, refusal, REGISTRATION_INTENTS } from '../lib/registration.server.ts';
 import { useTrackOnce } from '../lib/use-track.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
-import { track } from '../lib/analytics.ts';
+import { track, type ErrorEvent } from '../lib/analytics.ts';
 import { LANDING_SLUGS } from '../screens.ts';
 import { skipRevalidationAfterFieldCheck } from '../lib/forms.ts';
 
 /** The popup variant's form, loaded when the visitor heads for it (./components/popup-registration.tsx). */
 const loadPopupRegistration = () => import('../components/popup-registration.tsx');
 const PopupRegistration = lazy(loadPopupRegistration);
+
+/** The tracked error event of a refused invitation (spec §8), if it has one. */
+function verdictEvent(verdict: Exclude<CodeVerdict, { status: 'valid' }>): ErrorEvent['event'] | null {
+  if (verdict.status === 'unavailable') return null;
+  return (refusal(verdict).event as ErrorEvent['event'] | undefined) ?? null;
+}
 
 function assertKnownSlug(slug: string | undefined, request: Request) {
   if (slug !== undefined && !(LANDING_SLUGS as readonly string[]).includes(slug)) {
@@ -64,7 +70,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     throw redirect(localizedPath(prefix, '/registration/deny', params.toString()));
   }
   if (verdict.status !== 'valid') {
-    return { options, socialFailed, invitation: { ...invitation, valid: false as const, notice: verdictMessage(verdict) } };
+    return {
+      options,
+      socialFailed,
+      invitation: { ...invitation, valid: false as const, notice: verdictMessage(verdict), errorEvent: verdictEvent(verdict) },
+    };
   }
   const countries = verdict.details.countryOptions;
   const oidc = oidcSettings();
@@ -115,7 +125,7 @@ export async function action(args: Route.ActionArgs) {
     return { code: { result: submission.reply({ fieldErrors: { code: ['validation.accessCodeInvalid'] } }), notice: undefined }, registration: null, productShare: null };
   }
   if (verdict.status === 'referrer') throw redirect(denyPath(prefix, 'referrer'));
-  return { code: { result: submission.reply(), notice: verdictMessage(verdict) }, registration: null, productShare: null };
+  return { code: { result: submission.reply(), notice: verdictMessage(verdict), errorEvent: verdictEvent(verdict) }, registration: null, productShare: null };
 }
 
 /** A field check (Conform re-validating one field on the server) leaves the page's data as it was. */
@@ -141,6 +151,9 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
     setFormOpen(true);
   };
   const trackLanding = useTrackOnce({ event: 'landing', variant: valid?.customization ?? 'default', hasCode: Boolean(invitation) });
+  // Spec §8's tracked error events, where the visitor meets the refusal.
+  const errorEvent = (invitation && !invitation.valid ? invitation.errorEvent : null) ?? (actionData?.code && 'errorEvent' in actionData.code ? actionData.code.errorEvent : null);
+  useTrackOnce(errorEvent ? { event: errorEvent } : null);
 
   const texts = variantTexts(valid?.customization);
   const money = (euros: number) => intl.formatNumber(euros, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });

@@ -19,6 +19,7 @@ import { readFlow } from '../lib/session.server.ts';
 import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '../lib/social-registration.ts';
 import { useTrackOnce } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
+import { track } from '../lib/analytics.ts';
 import { validateWith } from '../lib/client-validation.ts';
 import { skipRevalidationAfterFieldCheck, useSubmitting } from '../lib/forms.ts';
 
@@ -190,10 +191,10 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 export default function SocialRegistrationSecondStep({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const welcome = actionData?.kind === 'welcome' ? actionData.welcome : null;
-  // The provider gave the address (the email step of the other flows); this page is step 2.
-  useTrackOnce({ event: 'email_submitted', flow: 'social' });
+  // The provider gave the address (the email step of the other flows); this page is step 2,
+  // submitted when its form is (SecondStepForm).
+  useTrackOnce({ event: 'email_submitted', flow: 'social', emailHash: loaderData.email });
   useTrackOnce({ event: 'step2_landed' });
-  useTrackOnce(welcome ? { event: 'step2_submitted' } : null);
   if (welcome) return <Welcome {...welcome} />;
 
   const notice = actionData?.kind === 'form' ? actionData.notice : loaderData.state === 'unavailable' ? loaderData.notice : undefined;
@@ -257,6 +258,9 @@ function SecondStepForm({
     shouldRevalidate: 'onInput',
     // The action's schema, in the browser too: errors update as the visitor types, no round trip.
     onValidate: validateWith<Values>(socialSecondStepForm(ask)),
+    onSubmit: (_event, { submission }) => {
+      if (submission?.status === 'success') track({ event: 'step2_submitted' });
+    },
   });
   useBrowserCountry(form, countries, detectCountryInBrowser);
   const selected = countries.find((c) => c.isoCode === (fields.country.value ?? defaults.country));
