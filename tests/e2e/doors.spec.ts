@@ -130,8 +130,14 @@ test.describe('app web view', () => {
   });
 
   test('redirectUrl never leads elsewhere', async ({ page }) => {
-    await page.goto(`/?redirectUrl=${encodeURIComponent('https://evil.example/?redirect_uri=velvetrope://x')}`);
+    await page.goto(`/?redirectUrl=${encodeURIComponent('https://evil.example/?redirect_uri=https://evil.example/x')}`);
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Instagram' })).toBeVisible();
     await expect(page.getByRole('link', { name: text('en', 'webView.backToApp') })).toHaveCount(0);
+  });
+
+  test('another host whose redirect_uri leads into the app means the web view (spec §4)', async ({ page }) => {
+    await page.goto(`/?redirectUrl=${encodeURIComponent('https://login.partner.example/authorize?redirect_uri=velvetrope://x')}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Instagram' })).toHaveCount(0);
   });
 });

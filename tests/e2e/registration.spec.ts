@@ -254,6 +254,9 @@ test.describe('registration without JavaScript', () => {
 
   test('the server applies the same rules and registers', async ({ page }) => {
     const email = uniqueEmail('no-js');
+    // Chromium parses <noscript> as if scripts ran even when they are off, so read the HTML.
+    const html = await (await page.request.get('/fr/registration/formstarted?rc=WELCOME2026')).text();
+    expect(html).toMatch(new RegExp(`<noscript><p[^>]*>${text('fr', 'error.javascript')}</p></noscript>`));
     await page.goto('/fr/registration/formstarted?rc=WELCOME2026');
     await page.getByRole('button', { name: text('fr', 'registration.submit') }).click();
     for (const id of ['validation.gender', 'validation.firstName', 'validation.lastName', 'validation.email', 'validation.terms']) {

@@ -127,6 +127,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
+        {root && (
+          // Spec §8 "JavaScript disabled": forms still work without it (progressive enhancement),
+          // but the consent manager, live updates and copy buttons need it.
+          <noscript>
+            <p className="bg-mist px-6 py-3 text-center text-sm text-ink">{root.messages['error.javascript']}</p>
+          </noscript>
+        )}
         {page}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -14,9 +14,18 @@ describe('app web view', () => {
   it('accepts the app scheme itself and our own origins, nothing else', () => {
     expect(appReturnUrl(parseRedirectUrl('velvetrope://home', policy), policy)).toBe('velvetrope://home');
     expect(isWebViewRedirect(parseRedirectUrl('https://www.velvetrope.example/x', policy), policy)).toBe(false);
-    expect(parseRedirectUrl('https://evil.example/?redirect_uri=velvetrope://x', policy)).toBeNull();
+    expect(parseRedirectUrl('https://evil.example/?redirect_uri=https://evil.example/x', policy)).toBeNull();
+    expect(parseRedirectUrl('https://evil.example/x', policy)).toBeNull();
     expect(parseRedirectUrl('javascript:alert(1)', policy)).toBeNull();
+    expect(parseRedirectUrl('javascript:alert(1)?redirect_uri=velvetrope://x', policy)).toBeNull();
     expect(parseRedirectUrl('//evil.example', policy)).toBeNull();
+  });
+
+  it('is on for any web address whose redirect_uri leads into the app, and hands back only to the app', () => {
+    // Spec §4: the app's login service on another host, say.
+    const parsed = parseRedirectUrl(encodeURIComponent('https://login.partner.example/authorize?redirect_uri=velvetrope://registered'), policy);
+    expect(isWebViewRedirect(parsed, policy)).toBe(true);
+    expect(appReturnUrl(parsed, policy)).toBe('velvetrope://registered');
   });
 
   it('logs what it cannot parse', () => {

@@ -1,9 +1,10 @@
 /**
  * Running inside the mobile app's web view (spec §4): the flag is true when the app's
  * native bridge objects exist, or when `redirectUrl` decodes to an address whose
- * `redirect_uri` starts with the app's scheme. `redirectUrl` is also where the end of
- * registration hands back to the app — so it is only ever the app scheme or our own
- * origin, never an open redirect.
+ * `redirect_uri` starts with the app's scheme (whatever host the address names: the app's
+ * login service, say). The end of registration hands back to the app through that
+ * `redirect_uri` or an app-scheme `redirectUrl` only; any other address is kept only when it
+ * is our own origin, so `redirectUrl` is never an open redirect.
  */
 
 export interface RedirectPolicy {
@@ -32,8 +33,10 @@ export function parseRedirectUrl(value: string | null | undefined, policy: Redir
   const redirectUri = url.searchParams.get('redirect_uri');
   const appRedirectUri = redirectUri?.startsWith(policy.appSchemePrefix) ? redirectUri : null;
   const isApp = decoded.startsWith(policy.appSchemePrefix);
-  const isOwn = (url.protocol === 'https:' || url.protocol === 'http:') && policy.ownOrigins.includes(url.origin);
-  if (!isApp && !isOwn) return null;
+  const isWeb = url.protocol === 'https:' || url.protocol === 'http:';
+  const isOwn = isWeb && policy.ownOrigins.includes(url.origin);
+  // Another host is accepted only for the app's redirect_uri it carries (never visited itself).
+  if (!isApp && !isOwn && !(isWeb && appRedirectUri)) return null;
   return { url: decoded, appRedirectUri };
 }
 
