@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
 import { countryFromTimeZone } from '../lib/country.ts';
 import { Form } from 'react-router';
-import { track } from '../lib/analytics.ts';
+import { trackStep } from '../lib/analytics.ts';
 import { validateWith } from '../lib/client-validation.ts';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
 import { useSubmitting } from '../lib/forms.ts';
@@ -65,8 +65,8 @@ export function RegistrationForm({
     // Called for a valid submission only: the funnel's "submitting an e-mail" / "submitting step 2".
     onSubmit: (_event, { submission }) => {
       if (submission?.status !== 'success') return;
-      if (step === 'lean-2') track({ event: 'step2_submitted' });
-      else track({ event: 'email_submitted', flow: step === 'lean-1' ? 'lean' : 'default', emailHash: submission.value.email });
+      if (step === 'lean-2') trackStep({ event: 'step2_submitted' });
+      else trackStep({ event: 'email_submitted', flow: step === 'lean-1' ? 'lean' : 'default', emailHash: submission.value.email });
     },
   });
   useBrowserCountry(form, countries, detectCountryInBrowser);

@@ -45,6 +45,18 @@ export type ExperimentEvent = { event: 'assign_experiment'; experiment_id: strin
 export type TrackedEvent = FunnelEvent | ErrorEvent | ExperimentEvent;
 
 const pending: TrackedEvent[] = [];
+const trackedThisPage = new Set<string>();
+
+/**
+ * Tracks a step of the funnel once per page load: a form counts it when submitted, and the
+ * page of the outcome counts it only if that did not happen in this page load (the form was
+ * posted before the page's scripts ran, so the outcome is a new page).
+ */
+export function trackStep(event: FunnelEvent): void {
+  if (trackedThisPage.has(event.event)) return;
+  trackedThisPage.add(event.event);
+  track(event);
+}
 let chain: Promise<void> = Promise.resolve();
 
 export function track(event: TrackedEvent): void {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { track, type TrackedEvent } from './analytics.ts';
+import { track, trackStep, type FunnelEvent, type TrackedEvent } from './analytics.ts';
 
 /**
  * Pushes `event` once when the page shows (null: nothing to track). Returns a function
@@ -17,4 +17,12 @@ export function useTrackOnce(event: TrackedEvent | null): () => void {
   }, [key]);
   useEffect(send, [send]);
   return send;
+}
+
+/** `trackStep(event)` when the page shows (null: nothing); see analytics.ts. */
+export function useTrackStep(event: FunnelEvent | null): void {
+  const key = event ? JSON.stringify(event) : null;
+  useEffect(() => {
+    if (key) trackStep(JSON.parse(key) as FunnelEvent);
+  }, [key]);
 }

@@ -11,6 +11,7 @@ import { pageMeta } from '../lib/meta.ts';
 import { getRegistrationStatus } from '../lib/operations.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
 import { readFlow } from '../lib/session.server.ts';
+import { useTrackStep } from '../lib/use-track.ts';
 import { useRootData, useT } from '../lib/use-root.ts';
 
 /** How often the page asks again when websockets are blocked. */
@@ -24,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const result = await callApi(getRegistrationStatus, { registrationId }, { request, context });
     if (result.ok && result.data.registrationStatus?.state === 'ACTIVE') state = 'ACTIVE';
   }
-  return { email: flow.registrationEmail ?? null, registrationId, state };
+  return { email: flow.registrationEmail ?? null, registrationId, state, flow: flow.registrationFlow ?? 'default' };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.formFinished.title', noIndex: true });
@@ -39,6 +40,12 @@ export default function FormFinished({ loaderData }: Route.ComponentProps) {
   const [polling, setPolling] = useState(false);
   const state = loaderData.state === 'ACTIVE' ? 'ACTIVE' : liveState;
   const { registrationId } = loaderData;
+  // Counted by the form when it was submitted in this page load; else here.
+  useTrackStep(
+    loaderData.flow === 'default'
+      ? { event: 'email_submitted', flow: 'default', ...(loaderData.email ? { emailHash: loaderData.email } : {}) }
+      : { event: 'step2_submitted' },
+  );
 
   useEffect(() => {
     if (!registrationId || state === 'ACTIVE') return;

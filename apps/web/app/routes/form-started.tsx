@@ -10,7 +10,7 @@ import { pageMeta } from '../lib/meta.ts';
 import { apiFailureMessage, checkCode } from '../lib/registration-code.server.ts';
 import { denyPath, handleRegistration, invitationFrom, refusal } from '../lib/registration.server.ts';
 import { readFlow } from '../lib/session.server.ts';
-import { useTrackOnce } from '../lib/use-track.ts';
+import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
 import { skipRevalidationAfterFieldCheck } from '../lib/forms.ts';
 
@@ -58,6 +58,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 export default function FormStarted({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const step = loaderData.state === 'ready' ? loaderData.step : null;
+  useTrackStep(step === 'lean-2' ? { event: 'email_submitted', flow: 'lean', ...(loaderData.state === 'ready' && loaderData.defaults.email ? { emailHash: loaderData.defaults.email } : {}) } : null);
   useTrackOnce(step === 'lean-2' ? { event: 'step2_landed' } : null);
   if (loaderData.state === 'unavailable') {
     return (

@@ -17,7 +17,7 @@ import { pageMeta } from '../lib/meta.ts';
 import { oidcSettings, SOCIAL_START_PATH } from '../lib/oidc.server.ts';
 import { checkCode, verdictMessage, type CodeVerdict } from '../lib/registration-code.server.ts';
 import { denyPath, handleProductShare, handleRegistration, invitationQuery, refusal, REGISTRATION_INTENTS } from '../lib/registration.server.ts';
-import { useTrackOnce } from '../lib/use-track.ts';
+import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
 import { track, type ErrorEvent } from '../lib/analytics.ts';
 import { LANDING_SLUGS } from '../screens.ts';
@@ -154,6 +154,8 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   // Spec §8's tracked error events, where the visitor meets the refusal.
   const errorEvent = (invitation && !invitation.valid ? invitation.errorEvent : null) ?? (actionData?.code && 'errorEvent' in actionData.code ? actionData.code.errorEvent : null);
   useTrackOnce(errorEvent ? { event: errorEvent } : null);
+  // The pop-up form counts its submission itself; a submission posted before the scripts ran lands here.
+  useTrackStep(valid?.finished ? { event: 'email_submitted', flow: 'default' } : null);
 
   const texts = variantTexts(valid?.customization);
   const money = (euros: number) => intl.formatNumber(euros, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });

@@ -17,9 +17,9 @@ import { apiFailureMessage, checkCode, verdictFor, type Notice } from '../lib/re
 import { denyPath, invitationFrom, refusal, type Invitation } from '../lib/registration.server.ts';
 import { readFlow } from '../lib/session.server.ts';
 import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '../lib/social-registration.ts';
-import { useTrackOnce } from '../lib/use-track.ts';
+import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
-import { track } from '../lib/analytics.ts';
+import { trackStep } from '../lib/analytics.ts';
 import { validateWith } from '../lib/client-validation.ts';
 import { skipRevalidationAfterFieldCheck, useSubmitting } from '../lib/forms.ts';
 
@@ -195,6 +195,7 @@ export default function SocialRegistrationSecondStep({ loaderData, actionData }:
   // submitted when its form is (SecondStepForm).
   useTrackOnce({ event: 'email_submitted', flow: 'social', emailHash: loaderData.email });
   useTrackOnce({ event: 'step2_landed' });
+  useTrackStep(welcome ? { event: 'step2_submitted' } : null);
   if (welcome) return <Welcome {...welcome} />;
 
   const notice = actionData?.kind === 'form' ? actionData.notice : loaderData.state === 'unavailable' ? loaderData.notice : undefined;
@@ -259,7 +260,7 @@ function SecondStepForm({
     // The action's schema, in the browser too: errors update as the visitor types, no round trip.
     onValidate: validateWith<Values>(socialSecondStepForm(ask)),
     onSubmit: (_event, { submission }) => {
-      if (submission?.status === 'success') track({ event: 'step2_submitted' });
+      if (submission?.status === 'success') trackStep({ event: 'step2_submitted' });
     },
   });
   useBrowserCountry(form, countries, detectCountryInBrowser);
