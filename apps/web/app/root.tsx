@@ -35,7 +35,6 @@ import { loadAcquisitionDefaults, setRuntimeConfig } from './lib/runtime-config.
 import { promoFor } from './lib/promo.ts';
 import type { RootData } from './lib/root-data.ts';
 import { ErrorScreen } from './components/error-screen.tsx';
-import { skipRevalidationAfterFieldCheck } from './lib/forms.ts';
 
 /** Every request: unpack acqParams, then settle the language for everything below. */
 const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
@@ -91,9 +90,6 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 /** Only used when a page fails: the leaf page's own meta describes every other page. */
-/** A field check (Conform re-validating one field on the server) changes nothing the root loader reads. */
-export const shouldRevalidate = skipRevalidationAfterFieldCheck;
-
 export const meta: Route.MetaFunction = (args) => (args.error ? pageMeta(args, { title: 'meta.error.title' }) : []);
 
 export const links: Route.LinksFunction = () => [

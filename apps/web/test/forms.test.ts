@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ShouldRevalidateFunctionArgs } from 'react-router';
 import { isCancellation } from '../app/lib/cancelled-navigations.ts';
-import { isFieldCheck, skipRevalidationAfterFieldCheck } from '../app/lib/forms.ts';
+import { isFieldCheck } from '../app/lib/forms.ts';
 
 function form(entries: Record<string, string>): FormData {
   const data = new FormData();
   for (const [key, value] of Object.entries(entries)) data.set(key, value);
   return data;
-}
-
-function args(formData: FormData | undefined): ShouldRevalidateFunctionArgs {
-  return { formData, defaultShouldRevalidate: true } as ShouldRevalidateFunctionArgs;
 }
 
 describe('server-validated forms', () => {
@@ -21,13 +16,6 @@ describe('server-validated forms', () => {
     expect(isFieldCheck(fieldCheck)).toBe(true);
     expect(isFieldCheck(submission)).toBe(false);
     expect(isFieldCheck(undefined)).toBe(false);
-  });
-
-  it('reloads the page data after a submission or a link, never after a field check', () => {
-    expect(skipRevalidationAfterFieldCheck(args(fieldCheck))).toBe(false);
-    expect(skipRevalidationAfterFieldCheck(args(submission))).toBe(true);
-    expect(skipRevalidationAfterFieldCheck(args(undefined))).toBe(true);
-    expect(skipRevalidationAfterFieldCheck({ ...args(submission), defaultShouldRevalidate: false })).toBe(false);
   });
 });
 

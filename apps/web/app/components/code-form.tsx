@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Form } from 'react-router';
 import { useSubmitting } from '../lib/forms.ts';
 import { useT } from '../lib/use-root.ts';
@@ -9,47 +8,64 @@ export interface Notice {
   values?: Record<string, string | number> | undefined;
 }
 
+/** What the action answered: the field's message ids and the value that was sent. */
+export interface CodeResult {
+  errors: string[];
+  value: string;
+}
+
+const FIELD_ID = 'code-form-code';
+const ERROR_ID = `${FIELD_ID}-error`;
+
 /**
- * "Your code is the key": one field, validated on the server with the shared schema so
- * the messages are the same with or without JavaScript.
+ * "Your code is the key": one field whose rule lives on the server (the shared schema and
+ * the code check), so the messages are the same with or without JavaScript. A plain form
+ * keeps the landing page's first load small; an error clears as soon as the visitor types.
  */
 export function CodeForm({
-  lastResult,
+  result,
   notice,
   onFirstInput,
   onSubmit,
 }: {
-  lastResult?: SubmissionResult<string[]> | undefined;
+  result?: CodeResult | undefined;
   notice?: Notice | undefined;
   onFirstInput?: () => void;
   onSubmit?: () => void;
 }) {
   const typed = useRef(false);
   const t = useT();
-  const [form, { code }] = useForm<{ code: string }>({ id: 'code-form', lastResult, shouldRevalidate: 'onInput' });
   const busy = useSubmitting('code');
-  const errors = code.errors ?? [];
+  const [edited, setEdited] = useState(false);
+  // A new answer from the server shows its errors again.
+  useEffect(() => setEdited(false), [result]);
+  const errors = edited ? [] : (result?.errors ?? []);
   return (
-    <Form method="post" {...getFormProps(form)} noValidate className="space-y-5" onSubmitCapture={() => onSubmit?.()}>
+    <Form method="post" noValidate className="space-y-5" onSubmit={() => onSubmit?.()}>
       <input type="hidden" name="intent" value="code" />
       <div>
-        <label htmlFor={code.id} className="eyebrow block text-stone">
+        <label htmlFor={FIELD_ID} className="eyebrow block text-stone">
           {t('landing.code.label')}
         </label>
         <input
-          {...getInputProps(code, { type: 'text' })}
+          id={FIELD_ID}
+          name="code"
+          type="text"
+          defaultValue={result?.value}
           className="field-input mt-2 uppercase tracking-[0.2em]"
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
+          aria-invalid={errors.length ? true : undefined}
+          aria-describedby={errors.length ? ERROR_ID : undefined}
           onInput={() => {
+            setEdited(true);
             if (typed.current) return;
             typed.current = true;
             onFirstInput?.();
           }}
-          aria-describedby={errors.length ? code.errorId : undefined}
         />
-        <div id={code.errorId} aria-live="polite" className="mt-2 min-h-5 text-sm text-alert">
+        <div id={ERROR_ID} aria-live="polite" className="mt-2 min-h-5 text-sm text-alert">
           {errors.map((id) => (
             <p key={id}>{t(id)}</p>
           ))}

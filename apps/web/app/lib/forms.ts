@@ -1,11 +1,10 @@
 /**
- * Forms validated on the server (Conform without client-side rules): once a form has
- * shown its errors, Conform re-checks a field on blur or input by posting the form with
- * its intent field. Such a field check is not a submission: it must not disable the
- * submit button (a click whose mousedown blurs the last field would land on a disabled
- * button and be lost) and it changes nothing the loaders read.
+ * Submit buttons are disabled while their own form is on its way. A Conform form validated
+ * only on the server re-checks a field by posting the form with its intent field; such a
+ * field check is not a submission and never disables the button (a click landing on a
+ * button disabled by a check in flight was lost — ADR 008).
  */
-import { useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router';
+import { useNavigation } from 'react-router';
 
 /** The form field Conform adds to a field check (@conform-to/dom INTENT). */
 export const FIELD_CHECK_FIELD = '__intent__';
@@ -23,10 +22,4 @@ export function useSubmitting(intent?: string): boolean {
   const navigation = useNavigation();
   if (navigation.state !== 'submitting' || isFieldCheck(navigation.formData)) return false;
   return intent === undefined || navigation.formData?.get('intent') === intent;
-}
-
-/** A route's `shouldRevalidate`: after a field check the loaders' data is unchanged. */
-export function skipRevalidationAfterFieldCheck({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
-  if (isFieldCheck(formData)) return false;
-  return defaultShouldRevalidate;
 }

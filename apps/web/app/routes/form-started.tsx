@@ -12,7 +12,6 @@ import { denyPath, handleRegistration, invitationFrom, refusal } from '../lib/re
 import { readFlow } from '../lib/session.server.ts';
 import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
-import { skipRevalidationAfterFieldCheck } from '../lib/forms.ts';
 
 /** The registration form: one step, or the lean flow (step=2 after the email step). */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -49,9 +48,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   return handleRegistration(args, await args.request.formData());
 }
-
-/** A field check (Conform re-validating one field on the server) leaves the page's data as it was. */
-export const shouldRevalidate = skipRevalidationAfterFieldCheck;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.formStarted.title', noIndex: true });
 

@@ -7,7 +7,6 @@ import type { Route } from './+types/landing';
 import { CodeForm } from '../components/code-form.tsx';
 import { LandingSections } from '../components/landing-sections.tsx';
 import { Modal } from '../components/modal.tsx';
-import { ProductShare } from '../components/product-share.tsx';
 import { SignupOptions } from '../components/signup-options.tsx';
 import { localeContext } from '../lib/context.ts';
 import { serverCountry } from '../lib/country.server.ts';
@@ -21,11 +20,12 @@ import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
 import { track, type ErrorEvent } from '../lib/analytics.ts';
 import { LANDING_SLUGS } from '../screens.ts';
-import { skipRevalidationAfterFieldCheck } from '../lib/forms.ts';
 
 /** The popup variant's form, loaded when the visitor heads for it (./components/popup-registration.tsx). */
 const loadPopupRegistration = () => import('../components/popup-registration.tsx');
 const PopupRegistration = lazy(loadPopupRegistration);
+/** The product-share variant's teaser and pop-up, only on that variant's pages. */
+const ProductShare = lazy(() => import('../components/product-share.tsx').then((module) => ({ default: module.ProductShare })));
 
 /** The tracked error event of a refused invitation (spec §8), if it has one. */
 function verdictEvent(verdict: Exclude<CodeVerdict, { status: 'valid' }>): ErrorEvent['event'] | null {
@@ -114,7 +114,10 @@ export async function action(args: Route.ActionArgs) {
     return { code: null, productShare: null, registration: await handleRegistration(args, formData, { popup: true, slug: params.slug ?? null }) };
   }
   const submission = parseWithZod(formData, { schema: accessCodeForm });
-  if (submission.status !== 'success') return { code: { result: submission.reply(), notice: undefined }, registration: null, productShare: null };
+  const sent = String(formData.get('code') ?? '').slice(0, 100);
+  if (submission.status !== 'success') {
+    return { code: { result: { errors: submission.error?.code ?? [], value: sent }, notice: undefined }, registration: null, productShare: null };
+  }
   const verdict = await checkCode({ code: submission.value.code, slug: params.slug ?? null }, { request, context });
   const { prefix } = context.get(localeContext);
   if (verdict.status === 'valid') {
@@ -122,14 +125,11 @@ export async function action(args: Route.ActionArgs) {
     throw redirect(localizedPath(prefix, params.slug ? `/${params.slug}` : '/', `rc=${encodeURIComponent(code)}`), 303);
   }
   if (verdict.status === 'invalid') {
-    return { code: { result: submission.reply({ fieldErrors: { code: ['validation.accessCodeInvalid'] } }), notice: undefined }, registration: null, productShare: null };
+    return { code: { result: { errors: ['validation.accessCodeInvalid'], value: sent }, notice: undefined }, registration: null, productShare: null };
   }
   if (verdict.status === 'referrer') throw redirect(denyPath(prefix, 'referrer'));
-  return { code: { result: submission.reply(), notice: verdictMessage(verdict), errorEvent: verdictEvent(verdict) }, registration: null, productShare: null };
+  return { code: { result: { errors: [], value: sent }, notice: verdictMessage(verdict), errorEvent: verdictEvent(verdict) }, registration: null, productShare: null };
 }
-
-/** A field check (Conform re-validating one field on the server) leaves the page's data as it was. */
-export const shouldRevalidate = skipRevalidationAfterFieldCheck;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: 'meta.landing.title', description: 'meta.landing.description' });
@@ -203,7 +203,7 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
                 <p className="mt-3 text-stone">{t('landing.code.text')}</p>
                 <div className="mt-6">
                   <CodeForm
-                    lastResult={actionData?.code?.result}
+                    result={actionData?.code?.result}
                     notice={actionData?.code ? actionData.code.notice : invitation && !invitation.valid ? invitation.notice : undefined}
                     onFirstInput={() => {
                       trackLanding();
@@ -252,7 +252,9 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
         </>
       )}
       {valid && options.previousPDPPage && (
-        <ProductShare invitorName={valid.invitorName} lastResult={productShareResult?.result} />
+        <Suspense fallback={null}>
+          <ProductShare invitorName={valid.invitorName} lastResult={productShareResult?.result} />
+        </Suspense>
       )}
       <LandingSections />
     </>

@@ -21,7 +21,7 @@ import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
 import { trackStep } from '../lib/analytics.ts';
 import { validateWith } from '../lib/client-validation.ts';
-import { skipRevalidationAfterFieldCheck, useSubmitting } from '../lib/forms.ts';
+import { useSubmitting } from '../lib/forms.ts';
 
 /**
  * The social sign-up's second step (spec §2, §5): reached from the provider's callback with a
@@ -182,9 +182,6 @@ export async function action(args: Route.ActionArgs) {
   }
   return reply({ notice: { id: 'error.generic' } });
 }
-
-/** A field check (Conform re-validating one field on the server) leaves the page's data as it was. */
-export const shouldRevalidate = skipRevalidationAfterFieldCheck;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.socialSecondStep.title', noIndex: true });
 
