@@ -83,3 +83,21 @@ test('the consent banner can be answered with the keyboard alone', async ({ page
   await page.keyboard.press('Enter');
   await expect(banner).toBeHidden();
 });
+
+test('a focused primary button shows a ring the page can see', async ({ page }) => {
+  await page.goto('/registration/formstarted?rc=WELCOME2026');
+  const register = page.getByRole('button', { name: text('en', 'registration.submit') });
+  await register.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(register).toBeFocused();
+  const ring = await register.evaluate((button) => {
+    const style = getComputedStyle(button);
+    return { style: style.outlineStyle, width: style.outlineWidth, color: style.outlineColor, text: style.color, page: getComputedStyle(document.body).backgroundColor };
+  });
+  expect(ring.style).toBe('solid');
+  expect(ring.width).toBe('2px');
+  // Not the button's white text colour on the white page: the ink colour.
+  expect(ring.color).not.toBe(ring.text);
+  expect(ring.color).not.toBe(ring.page);
+});

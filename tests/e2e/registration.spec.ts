@@ -161,6 +161,8 @@ test.describe('registration and activation', () => {
     await dialog.getByRole('button', { name: text('nl', 'registration.submit') }).click();
     const finished = page.getByRole('dialog', { name: text('nl', 'formFinished.popupTitle') });
     await expect(finished).toBeVisible();
+    // The form gives way: nothing to send twice.
+    await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(/\/nl\/viral\?rc=WELCOME2026&finished=1$/);
     const [mail] = await waitForMail(email);
     expect(mail?.subject).toBe(text('nl', 'email.activation.subject'));

@@ -1,6 +1,6 @@
 /** The admin CLI as an operator runs it: a child process with DATABASE_URL pointing at a temp SQLite file. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -350,6 +350,18 @@ describe('admin CLI', () => {
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toBe('deleted 1 sent and 0 failed emails, 0 funnel events, 0 consent records, 0 admin sessions\n');
     expect(JSON.parse((await cli(['mail', 'list', '--json'], { DATABASE_URL: url })).stdout)).toEqual([expect.objectContaining({ status: 'pending' })]);
+  });
+
+  it('reads relative paths from where npm was started, as `npm start` does (the repository root)', async () => {
+    const checkout = path.join(dir, 'checkout');
+    mkdirSync(checkout);
+    const defaults = await cli(['code', 'list'], { INIT_CWD: checkout, DATA_DIR: '', DATABASE_URL: '', APP_SECRET: '' });
+    expect(defaults).toMatchObject({ code: 0, stdout: 'no registration codes\n' });
+    expect(existsSync(path.join(checkout, 'data', 'velvet.sqlite'))).toBe(true);
+    expect(existsSync(path.join(checkout, 'data', 'app-secret'))).toBe(true);
+    const relative = await cli(['code', 'list'], { INIT_CWD: checkout, DATABASE_URL: 'file:other/cli.sqlite' });
+    expect(relative.code).toBe(0);
+    expect(existsSync(path.join(checkout, 'other', 'cli.sqlite'))).toBe(true);
   });
 
   it('shows help with exit code 0', async () => {

@@ -277,7 +277,7 @@ describe('dev mailbox', () => {
 
       const one = await api.yoga.fetch(`http://localhost/dev/mailbox/${older.id}`);
       expect(await one.text()).toBe('<p>first</p>');
-      expect(one.headers.get('content-security-policy')).toContain('sandbox');
+      expect(one.headers.get('content-security-policy')).toContain('sandbox allow-popups allow-popups-to-escape-sandbox');
       const raw = await api.yoga.fetch(`http://localhost/dev/mailbox/${older.id}.json`);
       expect(await raw.json()).toMatchObject({ id: older.id, to: 'first@example.test', subject: 'First', html: '<p>first</p>' });
       const index = await api.yoga.fetch('http://localhost/dev/mailbox/index.json');

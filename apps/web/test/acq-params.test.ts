@@ -9,6 +9,16 @@ describe('acqParams', () => {
     expect(unpackAcqParams(packed)?.toString()).toBe(params.toString());
   });
 
+  it('also reads standard base64, with its padding, encoded or not', () => {
+    const standard = Buffer.from('rc=WELCOME2026&lang=de').toString('base64');
+    expect(standard).toBe('cmM9V0VMQ09NRTIwMjYmbGFuZz1kZQ==');
+    expect(expandAcqParams(new URL(`http://x/?acqParams=${encodeURIComponent(standard)}`))).toBe('/?rc=WELCOME2026&lang=de');
+    expect(expandAcqParams(new URL(`http://x/?acqParams=${standard}`))).toBe('/?rc=WELCOME2026&lang=de');
+    const withPlus = Buffer.from('redirectUrl=>>>').toString('base64');
+    expect(withPlus).toContain('+');
+    expect(unpackAcqParams(withPlus.replace(/\+/g, ' '))?.get('redirectUrl')).toBe('>>>');
+  });
+
   it('expands into the address, explicit parameters winning', () => {
     const packed = packAcqParams(new URLSearchParams({ rc: 'A', lang: 'de' }));
     expect(expandAcqParams(new URL(`http://x/fr?acqParams=${packed}&lang=it#faq`))).toBe('/fr?rc=A&lang=it#faq');

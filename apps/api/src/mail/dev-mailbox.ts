@@ -84,7 +84,8 @@ export function escapeHtml(value: string): string {
 }
 
 const LIST_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const EMAIL_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; sandbox";
+// Sandboxed without scripts; the email's links (target=_blank) may open a new tab, as in a mail client.
+const EMAIL_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; sandbox allow-popups allow-popups-to-escape-sandbox";
 
 function listPage(messages: MailboxMessage[]): string {
   const rows = messages

@@ -11,6 +11,7 @@ export function AdminBar({ email }: { email: string }) {
       <nav aria-label={t('admin.nav.label')}>
         <ul className="flex gap-5">
           <li><NavLink to={path('/admin/registrationlinkgenerator')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.linkGenerator')}</NavLink></li>
+          <li><NavLink to={path('/admin/splitgenerator')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.splitGenerator.title')}</NavLink></li>
           <li><NavLink to={path('/admin/funnel')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.funnel')}</NavLink></li>
         </ul>
       </nav>

@@ -46,16 +46,13 @@ export function Welcome({
                 })
               : t('activation.voucherNoMov')}
           </p>
-          <dl className="mt-6 grid gap-4 sm:grid-cols-2">
+          <dl className="mt-6">
             <div>
               <dt className="eyebrow text-stone">{t('activation.voucherCode')}</dt>
               <dd className="mt-1 font-mono text-xl tracking-widest" data-testid="voucher-code">{voucher.code}</dd>
             </div>
-            <div>
-              <dt className="sr-only">{t('activation.voucherValidUntil', { date: new Date(voucher.validUntil) })}</dt>
-              <dd className="mt-1 text-stone sm:mt-6">{t('activation.voucherValidUntil', { date: new Date(voucher.validUntil) })}</dd>
-            </div>
           </dl>
+          <p className="mt-4 text-stone">{t('activation.voucherValidUntil', { date: new Date(voucher.validUntil) })}</p>
         </section>
       )}
     </MessageScreen>

@@ -12,10 +12,12 @@ export function packAcqParams(params: URLSearchParams): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** URL-safe or standard base64, padded or not (a `+` left unencoded in a query reads as a space). */
 export function unpackAcqParams(packed: string): URLSearchParams | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(packed)) return undefined;
+  const cleaned = packed.replace(/ /g, '+').replace(/={0,2}$/, '');
+  if (!/^[A-Za-z0-9_+/-]*$/.test(cleaned)) return undefined;
   try {
-    const base64 = packed.replace(/-/g, '+').replace(/_/g, '/');
+    const base64 = cleaned.replace(/-/g, '+').replace(/_/g, '/');
     const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
     const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
     return new URLSearchParams(new TextDecoder('utf-8', { fatal: true }).decode(bytes));

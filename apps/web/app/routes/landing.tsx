@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { accessCodeForm } from '@velvet/validation/registration-code';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, data, redirect, useSearchParams } from 'react-router';
 import type { Route } from './+types/landing';
@@ -146,6 +146,13 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   const [formOpen, setFormOpen] = useState(Boolean(registrationResult));
   // Once opened, the popup form stays mounted (closed), so what was typed survives a close.
   const [popupMounted, setPopupMounted] = useState(Boolean(registrationResult));
+  // Registered: the form gives way to "check your inbox" (and is cleared for a next time).
+  const finished = Boolean(valid?.finished);
+  useEffect(() => {
+    if (!finished) return;
+    setFormOpen(false);
+    setPopupMounted(false);
+  }, [finished]);
   const openPopup = () => {
     setPopupMounted(true);
     setFormOpen(true);

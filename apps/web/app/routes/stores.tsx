@@ -30,9 +30,10 @@ export default function Stores() {
       <section aria-labelledby="cards" className="mt-16">
         <h2 id="cards" className="display text-3xl sm:text-4xl">{t('stores.cards.title')}</h2>
         <p className="mt-4 text-lg text-stone">{t('stores.cards.text')}</p>
-        <ul className="mt-8 grid grid-cols-3 gap-4">
+        {/* One card a row on phones: "DIAMANTKARTE" and friends do not fit a third of 390 px. */}
+        <ul className="mt-8 grid grid-cols-1 gap-4 sm:grid-cols-3">
           {CARDS.map((card) => (
-            <li key={card} className={`flex aspect-[1.586] items-end rounded-md p-4 shadow-sm ${CARD_STYLE[card]}`}>
+            <li key={card} className={`flex aspect-[1.586] w-full max-w-xs items-end rounded-md p-4 shadow-sm sm:max-w-none ${CARD_STYLE[card]}`}>
               <span className="eyebrow">{t(`stores.cards.${card}`)}</span>
             </li>
           ))}
