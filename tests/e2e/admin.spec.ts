@@ -19,6 +19,11 @@ test('admin pages need a sign-in; the link generator makes a signed 14-day link'
 
   await page.getByLabel(text('en', 'admin.linkGenerator.code')).fill('nobalance');
   await page.getByRole('button', { name: text('en', 'admin.linkGenerator.submit') }).click();
+  // One message, for the operator, next to the field.
+  await expect(page.getByText(text('en', 'admin.linkGenerator.codeNoBalance'))).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.getByLabel(text('en', 'admin.linkGenerator.code')).fill('nope-nope');
+  await page.getByRole('button', { name: text('en', 'admin.linkGenerator.submit') }).click();
   await expect(page.getByText(text('en', 'validation.accessCodeInvalid'))).toBeVisible();
 
   await page.getByLabel(text('en', 'admin.linkGenerator.code')).fill('linkonly');

@@ -11,7 +11,7 @@ import { requireAdmin } from '../lib/admin.server.ts';
 import { callApi } from '../lib/api.server.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { generateRegistrationLink } from '../lib/operations.ts';
-import { apiFailureMessage, verdictFor, verdictMessage } from '../lib/registration-code.server.ts';
+import { apiFailureMessage, verdictFor, type Notice } from '../lib/registration-code.server.ts';
 import { useT } from '../lib/use-root.ts';
 import { useSubmitting } from '../lib/forms.ts';
 
@@ -19,6 +19,11 @@ export async function loader(args: Route.LoaderArgs) {
   const { email } = await requireAdmin(args);
   return { email };
 }
+
+const OPERATOR_MESSAGES: Partial<Record<string, string>> = {
+  expired: 'admin.linkGenerator.codeExpired',
+  'no-balance': 'admin.linkGenerator.codeNoBalance',
+};
 
 export async function action(args: Route.ActionArgs) {
   const { token } = await requireAdmin(args);
@@ -28,9 +33,10 @@ export async function action(args: Route.ActionArgs) {
   if (!response.ok) return { result: submission.reply(), link: null, notice: apiFailureMessage(response.error) };
   const { url, expiresAt, errors } = response.data.generateRegistrationLink;
   if (!url || !expiresAt) {
+    // One message, written for the operator: the field's own for an unknown code, else why the code cannot be used.
     const verdict = verdictFor({ errors, errorDetails: errors.map((error) => ({ error })), invitorName: null, countryOptions: [], customization: null });
-    const notice = verdict.status === 'valid' ? { id: 'error.generic' } : verdictMessage(verdict);
-    return { result: submission.reply({ fieldErrors: { code: ['validation.accessCodeInvalid'] } }), link: null, notice };
+    const fieldMessage = OPERATOR_MESSAGES[verdict.status] ?? 'validation.accessCodeInvalid';
+    return { result: submission.reply({ fieldErrors: { code: [fieldMessage] } }), link: null, notice: verdict.status === 'valid' ? ({ id: 'error.generic' } as Notice) : null };
   }
   return { result: submission.reply(), link: { url, expiresAt }, notice: null };
 }
