@@ -5,7 +5,6 @@
  *
  * Exit codes: 0 done, 2 bad arguments or rejected input (message on stderr), 1 unexpected failure.
  */
-import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EnvError, parseEnv } from './config.ts';
 import type { Env } from './config.ts';
@@ -90,26 +89,9 @@ function parseBaseUrl(value: string): string {
   return url.origin + url.pathname.replace(/\/$/, '');
 }
 
-/**
- * `npm run cli` runs in apps/api; relative paths (DATA_DIR's default `data`, a `file:`
- * DATABASE_URL) mean what they mean where npm was started — the repository root for the
- * README's commands, the same `data/` that `npm start` uses.
- */
-function invocationPath(value: string | undefined, fallback: string): string {
-  const base = process.env.INIT_CWD ?? process.cwd();
-  return path.resolve(base, value || fallback);
-}
-
 function loadEnv(): Env {
   try {
-    const dataDir = invocationPath(process.env.DATA_DIR, 'data');
-    const databaseUrl = process.env.DATABASE_URL;
-    const file = databaseUrl?.startsWith('file:') ? databaseUrl.slice('file:'.length) : null;
-    return parseEnv({
-      ...process.env,
-      DATA_DIR: dataDir,
-      ...(file && file !== ':memory:' ? { DATABASE_URL: `file:${invocationPath(file, file)}` } : {}),
-    });
+    return parseEnv();
   } catch (error) {
     if (error instanceof EnvError) throw new UsageError(error.message);
     throw error;
@@ -444,6 +426,10 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
+// `npm run cli` runs in apps/api; relative paths (DATA_DIR's default `data`, a `file:`
+// DATABASE_URL) mean what they mean where npm was started: the repository root for the
+// README's commands, the same `data/` that `npm start` uses.
+if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
 runCli(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

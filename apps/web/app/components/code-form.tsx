@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Form } from 'react-router';
 import { useSubmitting } from '../lib/forms.ts';
 import { useT } from '../lib/use-root.ts';
@@ -36,10 +36,9 @@ export function CodeForm({
   const typed = useRef(false);
   const t = useT();
   const busy = useSubmitting('code');
-  const [edited, setEdited] = useState(false);
-  // A new answer from the server shows its errors again.
-  useEffect(() => setEdited(false), [result]);
-  const errors = edited ? [] : (result?.errors ?? []);
+  // The answer the visitor has typed over since: its errors are hidden until a new answer comes.
+  const [editedResult, setEditedResult] = useState<CodeResult | undefined>();
+  const errors = result && editedResult !== result ? result.errors : [];
   return (
     <Form method="post" noValidate className="space-y-5" onSubmit={() => onSubmit?.()}>
       <input type="hidden" name="intent" value="code" />
@@ -59,7 +58,7 @@ export function CodeForm({
           aria-invalid={errors.length ? true : undefined}
           aria-describedby={errors.length ? ERROR_ID : undefined}
           onInput={() => {
-            setEdited(true);
+            setEditedResult(result);
             if (typed.current) return;
             typed.current = true;
             onFirstInput?.();

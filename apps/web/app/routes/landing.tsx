@@ -162,7 +162,7 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   const errorEvent = (invitation && !invitation.valid ? invitation.errorEvent : null) ?? (actionData?.code && 'errorEvent' in actionData.code ? actionData.code.errorEvent : null);
   useTrackOnce(errorEvent ? { event: errorEvent } : null);
   // The pop-up form counts its submission itself; a submission posted before the scripts ran lands here.
-  useTrackStep(valid?.finished ? { event: 'email_submitted', flow: 'default' } : null);
+  useTrackStep(finished ? { event: 'email_submitted', flow: 'default' } : null);
 
   const texts = variantTexts(valid?.customization);
   const money = (euros: number) => intl.formatNumber(euros, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
