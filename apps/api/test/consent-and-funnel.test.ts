@@ -189,7 +189,8 @@ describe.each(ENGINES)('consent records and the first-party funnel on %s', (engi
       for (const row of rows) {
         expect(row).toMatchObject({ event: 'email_submitted', language: null, country: null, variant: null, registration_code_id: null, landing_slug: null });
       }
-      const stored = JSON.stringify(rows);
+      // Random ids may contain any digits ("…170…"): look at what the client could have put there.
+      const stored = JSON.stringify(rows.map(({ id: _id, session_id: _session, ...fields }) => fields));
       for (const personal of ['anna', 'Anna', '170', '198.51.100.23']) expect(stored).not.toContain(personal);
     });
 
