@@ -138,44 +138,52 @@ async function isActiveMember(db: Kysely<Database>, email: string): Promise<bool
 export async function inviteFromWaitlist(db: Db, count: number, now: Date = new Date()): Promise<IssuedInvitation[]> {
   if (!Number.isInteger(count) || count < 1) throw new RangeError('count must be a positive whole number');
   const inviterId = await ensureSystemInviter(db, now);
-  const candidates = await db
-    .selectFrom('waitlist_entries')
-    .select('id')
-    .where('invited_at', 'is', null)
-    .where(({ exists, not, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('members')
-            .select('members.id')
-            .whereRef('members.email', '=', 'waitlist_entries.email')
-            .where('members.status', '=', 'active'),
+  /** The earliest entries still to invite: not invited, and no active member has the address. */
+  const nextCandidates = (limit: number) =>
+    db
+      .selectFrom('waitlist_entries')
+      .select('id')
+      .where('invited_at', 'is', null)
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('members')
+              .select('members.id')
+              .whereRef('members.email', '=', 'waitlist_entries.email')
+              .where('members.status', '=', 'active'),
+          ),
         ),
-      ),
-    )
-    .orderBy('joined_at')
-    .orderBy('id')
-    .limit(count)
-    .execute();
+      )
+      .orderBy('joined_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   const invited: IssuedInvitation[] = [];
-  for (const { id } of candidates) {
-    const issued = await withFreshCode(db, async (trx) => {
-      if (!(await lockRow(trx, 'waitlist_entries', id))) return null;
-      const entry = await trx.selectFrom('waitlist_entries').select(['email', 'language', 'invited_at']).where('id', '=', id).executeTakeFirstOrThrow();
-      // Another operator invited this entry meanwhile, or it became a member.
-      if (entry.invited_at !== null || (await isActiveMember(trx, entry.email))) return null;
-      const invitation = await issuePersonalInvitation(
-        trx,
-        { inviterId, email: entry.email, language: languageOf(entry.language), reason: 'waitlist' },
-        now,
-      );
-      await trx
-        .updateTable('waitlist_entries')
-        .set({ invited_at: now.toISOString(), registration_code_id: invitation.codeId })
-        .where('id', '=', id)
-        .execute();
-      return invitation;
-    });
-    if (issued) invited.push(issued);
+  // Another operator may take the same candidates at once: skipped ones are invited (or
+  // members) by then, so the next round's query passes over them to the next entries.
+  while (invited.length < count) {
+    const candidates = await nextCandidates(count - invited.length);
+    if (candidates.length === 0) break;
+    for (const { id } of candidates) {
+      const issued = await withFreshCode(db, async (trx) => {
+        if (!(await lockRow(trx, 'waitlist_entries', id))) return null;
+        const entry = await trx.selectFrom('waitlist_entries').select(['email', 'language', 'invited_at']).where('id', '=', id).executeTakeFirstOrThrow();
+        // Another operator invited this entry meanwhile, or it became a member.
+        if (entry.invited_at !== null || (await isActiveMember(trx, entry.email))) return null;
+        const invitation = await issuePersonalInvitation(
+          trx,
+          { inviterId, email: entry.email, language: languageOf(entry.language), reason: 'waitlist' },
+          now,
+        );
+        await trx
+          .updateTable('waitlist_entries')
+          .set({ invited_at: now.toISOString(), registration_code_id: invitation.codeId })
+          .where('id', '=', id)
+          .execute();
+        return invitation;
+      });
+      if (issued) invited.push(issued);
+    }
   }
   return invited;
 }
