@@ -75,6 +75,11 @@ export const envSchema = z
       .regex(/^(GTM|G)-[A-Z0-9]+$/, 'must be GTM- or G- followed by upper-case letters and digits')
       .optional(),
     ACQ_ENVIRONMENT: z.string().default('local'),
+    /**
+     * The GraphQL address /acquisition-defaults.json hands browsers (spec §7.1), overriding the
+     * server-rendered `${PUBLIC_API_URL}/graphql`; the CSP allows both (http(s) and ws(s)).
+     */
+    ACQ_BACKEND_GRAPHQL_URL: optionalUrl.refine((v) => !v || /^https?:\/\//.test(v), 'must be an http(s) URL'),
     /** The tag-manager script, loaded with ?id=<GTM_CONTAINER_ID> after analytics consent; tests point it at a stub. */
     GTM_SCRIPT_URL: z.string().trim().pipe(z.url({ protocol: /^https?$/ })).default('https://www.googletagmanager.com/gtm.js'),
     /** The consent manager (banner, preference centre, /entrance/cmp); false only for measurements (bench/lighthouse). */
@@ -103,10 +108,19 @@ export const envSchema = z
       .default('sdk-velvet-rope'),
     /** Where browser and server error reports go (a JSON collector or a Sentry store URL); unset turns reporting off. ADR 013. */
     ERROR_REPORTING_URL: optionalUrl.refine((v) => !v || /^https?:\/\//.test(v), 'must be an http(s) URL'),
+    /**
+     * Tests only (ADR 021): the web server takes the calendar's "now" (promotions, their countdown,
+     * the footer's year) from an X-Test-Now request header. Refused in production; never moves
+     * the expiry of tokens, links or cookies, which keep to the real clock.
+     */
+    TEST_CLOCK: booleanFlag.default(false),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
+    }
+    if (env.NODE_ENV === 'production' && env.TEST_CLOCK) {
+      ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK'], message: 'is for tests only and must not be on in production' });
     }
     if (env.OIDC_ISSUER) {
       if (!env.OIDC_CLIENT_ID) ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'is required with OIDC_ISSUER' });
@@ -119,10 +133,12 @@ export const envSchema = z
 
 export type RawEnv = z.infer<typeof envSchema>;
 
-export interface Env extends Omit<RawEnv, 'APP_SECRET' | 'API_URL' | 'PUBLIC_API_URL' | 'PUBLIC_URL' | 'DATABASE_URL'> {
+export interface Env extends Omit<RawEnv, 'APP_SECRET' | 'API_URL' | 'PUBLIC_API_URL' | 'PUBLIC_URL' | 'DATABASE_URL' | 'ACQ_BACKEND_GRAPHQL_URL'> {
   APP_SECRET: string;
   API_URL: string;
   PUBLIC_API_URL: string;
+  /** What /acquisition-defaults.json serves as acqBackendGraphqlURL; `${PUBLIC_API_URL}/graphql` unless set. */
+  ACQ_BACKEND_GRAPHQL_URL: string;
   PUBLIC_URL: string;
   DATABASE_URL: string;
   /** Origins allowed to call the API from a browser. */
@@ -146,12 +162,14 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const raw = result.data;
   const dataDir = path.resolve(raw.DATA_DIR);
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
+  const publicApiUrl = (raw.PUBLIC_API_URL ?? `http://localhost:${raw.API_PORT}`).replace(/\/$/, '');
   return {
     ...raw,
     DATA_DIR: dataDir,
     APP_SECRET: raw.APP_SECRET ?? developmentSecret(dataDir),
     API_URL: (raw.API_URL ?? `http://127.0.0.1:${raw.API_PORT}`).replace(/\/$/, ''),
-    PUBLIC_API_URL: (raw.PUBLIC_API_URL ?? `http://localhost:${raw.API_PORT}`).replace(/\/$/, ''),
+    PUBLIC_API_URL: publicApiUrl,
+    ACQ_BACKEND_GRAPHQL_URL: raw.ACQ_BACKEND_GRAPHQL_URL ?? `${publicApiUrl}/graphql`,
     PUBLIC_URL: publicUrl,
     DATABASE_URL: raw.DATABASE_URL ?? `file:${path.join(dataDir, 'velvet.sqlite')}`,
     corsOrigins: [

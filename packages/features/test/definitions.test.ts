@@ -25,11 +25,21 @@ function growthbook(id: string, options: { url?: string; enabled?: boolean } = {
 
 describe('the versioned features file', () => {
   it('defines the demo flag and the demo experiment', () => {
-    expect(Object.keys(file.features).sort()).toEqual(['promo-banner', 'show-onboarding', 'top-banner-copy']);
+    expect(Object.keys(file.features).sort()).toEqual(['onboarding-variant', 'promo-banner', 'show-onboarding', 'top-banner-copy']);
     expect(payload.features['show-onboarding']).toEqual({ defaultValue: true });
     expect(JSON.stringify(payload)).not.toContain('description');
     expect(isFeaturePayload(payload)).toBe(true);
     expect(listExperiments(payload)).toEqual([
+      {
+        key: 'onboarding-variant',
+        feature: 'onboarding-variant',
+        name: 'Onboarding flow: full or short',
+        coverage: 0,
+        variations: [
+          { index: 0, name: 'full', value: 'full', weight: 0.5 },
+          { index: 1, name: 'short', value: 'short', weight: 0.5 },
+        ],
+      },
       {
         key: 'top-banner-copy',
         feature: 'top-banner-copy',
@@ -58,7 +68,7 @@ describe('the versioned features file', () => {
 
 describe('bucketing (GrowthBook SDK with our payload)', () => {
   it('is deterministic per anonymous id and splits about 50/50 into 10000 buckets', () => {
-    const rule = listExperiments(payload)[0]!;
+    const rule = listExperiments(payload).find((experiment) => experiment.key === 'top-banner-copy')!;
     expect(payload.features['top-banner-copy']!.rules![0]).toMatchObject({ hashVersion: 2 });
     expect(BUCKETS_BY_HASH_VERSION[2]).toBe(10_000);
     expect(rule.key).toBe('top-banner-copy');
@@ -94,6 +104,25 @@ describe('bucketing (GrowthBook SDK with our payload)', () => {
       expect(growthbook(`v${i}`, { url: 'https://club.example/?top-banner-copy=0' }).getFeatureValue('top-banner-copy', 'x')).toBe('control');
       expect(growthbook(`v${i}`, { url: link, enabled: false }).getFeatureValue('top-banner-copy', 'x')).toBe('control');
     }
+  });
+});
+
+describe('the onboarding variant (prepared, not running)', () => {
+  it('shows everyone the full flow and tracks nobody until an operator raises the coverage', () => {
+    const calls: string[] = [];
+    for (let i = 0; i < 500; i++) {
+      const gb = new GrowthBook({ attributes: { [HASH_ATTRIBUTE]: `visitor-${i}` }, trackingCallback: (experiment) => void calls.push(experiment.key) }).initSync({ payload });
+      expect(gb.getFeatureValue('onboarding-variant', 'x')).toBe('full');
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('previews the short variant through a forced link, untracked', () => {
+    const calls: string[] = [];
+    const url = forcedVariationLink('https://club.example/de?rc=ABC', 'onboarding-variant', 1);
+    const gb = new GrowthBook({ attributes: { [HASH_ATTRIBUTE]: 'visitor-1' }, url, trackingCallback: (experiment) => void calls.push(experiment.key) }).initSync({ payload });
+    expect(gb.getFeatureValue('onboarding-variant', 'x')).toBe('short');
+    expect(calls).toEqual([]);
   });
 });
 

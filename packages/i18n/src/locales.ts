@@ -3,6 +3,12 @@ export const LOCALES = ['en', 'de', 'fr', 'it', 'nl', 'pl', 'sv'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
+/**
+ * The club's time zone (ADR 021): its calendar days — when a promotion starts and ends, the
+ * date an email or a page prints — are Berlin days, the same instant for every member.
+ */
+export const CLUB_TIME_ZONE = 'Europe/Berlin';
+
 /** URL prefixes: '' is the unprefixed default variant. Eight in all. */
 export const PREFIXES = ['', ...LOCALES] as const;
 export type Prefix = (typeof PREFIXES)[number];

@@ -40,6 +40,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'stores.munich.name': ['fr'],
   // Italian interfaces say "Password", the loanword.
   'admin.login.password': ['it'],
+  // The promo countdown's unit symbols: Italian writes h and min too.
+  'promo.countdown.hours': ['it'],
 };
 
 /**

@@ -5,7 +5,10 @@
  *   lobby page, so joining the list needs no form;
  * - a **social** token carries what a social sign-in provider told the web app about a person
  *   (their verified or unverified email, names, provider and subject) from the web's OAuth
- *   callback to the API's `completeSocialRegistration`, for at most 15 minutes.
+ *   callback to the API's `completeSocialRegistration`, for at most 15 minutes;
+ * - a **member** token identifies a customer after a successful registration (activation, or a
+ *   social sign-up with a verified address): the API issues it, the web keeps it in the auth
+ *   cookie (spec §9, 7 days) and sends it as `Authorization: Bearer` (docs/decisions/022).
  *
  * Both are compact JWTs (HS256, jose). Each purpose signs with its own key, derived from the
  * shared secret by HKDF-SHA256 with the info `velvet-token:<purpose>`, and carries its own
@@ -16,7 +19,7 @@
 import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { email as emailSchema } from '@velvet/validation/registration';
 
-export type TokenPurpose = 'lobby' | 'social';
+export type TokenPurpose = 'lobby' | 'social' | 'member';
 
 export interface LobbyClaims {
   email: string;
@@ -43,28 +46,39 @@ export type TokenFailure = 'missing' | 'invalid' | 'expired' | 'no-email';
 
 export type VerifiedToken<Claims> = { ok: true; claims: Claims; expiresAt: Date } | { ok: false; reason: TokenFailure };
 
+export interface MemberClaims {
+  /** The customer's id: the member's (and registration's) id, a UUID. */
+  customerId: string;
+}
+
 /** How long an operator's lobby link stays valid unless told otherwise. */
 export const LOBBY_TOKEN_DEFAULT_DAYS = 30;
 /** A social token only bridges the OAuth callback and the second form step. */
 export const SOCIAL_TOKEN_TTL_SECONDS = 900;
+/** Spec §9: the auth token cookie lives 604800 s (7 days); the token it holds expires with it. */
+export const MEMBER_TOKEN_TTL_SECONDS = 604_800;
 
 const ISSUER = 'velvet-rope';
 const HKDF_SALT = new TextEncoder().encode('velvet-rope');
 const audience = (purpose: TokenPurpose) => `velvet-rope:${purpose}`;
 const typeHeader = (purpose: TokenPurpose) => `velvet-${purpose}+jwt`;
 
-const keyCache = new Map<string, Promise<Uint8Array>>();
+const keyCache = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 
 /** A 256-bit HMAC key for one purpose; one secret never signs two purposes with the same key. */
-export function derivePurposeKey(secret: string, purpose: TokenPurpose): Promise<Uint8Array> {
+export function derivePurposeKey(secret: string, purpose: TokenPurpose): Promise<Uint8Array<ArrayBuffer>> {
+  return deriveKey(secret, `velvet-token:${purpose}`);
+}
+
+function deriveKey(secret: string, info: string): Promise<Uint8Array<ArrayBuffer>> {
   if (!secret) throw new Error('signed tokens need a non-empty secret');
-  const cacheKey = `${purpose}\u0000${secret}`;
+  const cacheKey = `${info}\u0000${secret}`;
   let key = keyCache.get(cacheKey);
   if (!key) {
     key = (async () => {
       const material = await globalThis.crypto.subtle.importKey('raw', new TextEncoder().encode(secret), 'HKDF', false, ['deriveBits']);
       const bits = await globalThis.crypto.subtle.deriveBits(
-        { name: 'HKDF', hash: 'SHA-256', salt: HKDF_SALT, info: new TextEncoder().encode(`velvet-token:${purpose}`) },
+        { name: 'HKDF', hash: 'SHA-256', salt: HKDF_SALT, info: new TextEncoder().encode(info) },
         material,
         256,
       );
@@ -174,4 +188,43 @@ export async function verifySocialToken(
   if (firstName) claims.firstName = firstName;
   if (lastName) claims.lastName = lastName;
   return { ok: true, claims, expiresAt: verified.expiresAt };
+}
+
+const CUSTOMER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A member token for the customer `customerId` (its `sub`), valid 7 days unless told otherwise. */
+export async function signMemberToken(
+  claims: MemberClaims,
+  secret: string,
+  ttlSeconds: number = MEMBER_TOKEN_TTL_SECONDS,
+  now: Date = new Date(),
+): Promise<string> {
+  const customerId = claims.customerId.trim().toLowerCase();
+  if (!CUSTOMER_ID.test(customerId)) throw new Error('a member token names a customer id (UUID)');
+  return sign('member', { sub: customerId }, secret, ttlSeconds, now);
+}
+
+export async function verifyMemberToken(
+  token: string | null | undefined,
+  secret: string,
+  now: Date = new Date(),
+): Promise<VerifiedToken<MemberClaims>> {
+  const verified = await verify('member', token, secret, now);
+  if (!verified.ok) return verified;
+  const customerId = verified.payload.sub;
+  if (typeof customerId !== 'string' || !CUSTOMER_ID.test(customerId)) return { ok: false, reason: 'invalid' };
+  return { ok: true, claims: { customerId }, expiresAt: verified.expiresAt };
+}
+
+/**
+ * Spec §3's "salted hashed customer id": HMAC-SHA256 of the customer id under a key derived
+ * from the secret (HKDF info `velvet-hash:customer-id`), lower-case hex. Stable for a customer
+ * while the secret stays; nobody without the secret can compute it from an id, or test a
+ * guessed id against it.
+ */
+export async function saltedCustomerIdHash(customerId: string, secret: string): Promise<string> {
+  const raw = await deriveKey(secret, 'velvet-hash:customer-id');
+  const key = await globalThis.crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = await globalThis.crypto.subtle.sign('HMAC', key, new TextEncoder().encode(customerId.trim().toLowerCase()));
+  return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -2,11 +2,15 @@ import { SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import {
   LOBBY_TOKEN_DEFAULT_DAYS,
+  MEMBER_TOKEN_TTL_SECONDS,
   SOCIAL_TOKEN_TTL_SECONDS,
   derivePurposeKey,
+  saltedCustomerIdHash,
   signLobbyToken,
+  signMemberToken,
   signSocialToken,
   verifyLobbyToken,
+  verifyMemberToken,
   verifySocialToken,
 } from '../src/signed-token.ts';
 
@@ -166,5 +170,54 @@ describe('purpose separation', () => {
       .sign(key);
     expect(await verifyLobbyToken(wrongAudience, SECRET, NOW)).toEqual({ ok: false, reason: 'invalid' });
     expect(await verifyLobbyToken(wrongType, SECRET, NOW)).toEqual({ ok: false, reason: 'invalid' });
+  });
+});
+
+describe('member tokens', () => {
+  const customerId = '0b7f3c9e-6a51-4f0e-9d8c-2f4b1e7a9c01';
+
+  it('identify the customer for 7 days, the auth cookie’s lifetime (spec §9)', async () => {
+    expect(MEMBER_TOKEN_TTL_SECONDS).toBe(604800);
+    const token = await signMemberToken({ customerId: customerId.toUpperCase() }, SECRET, undefined, NOW);
+    expect(await verifyMemberToken(token, SECRET, NOW)).toEqual({
+      ok: true,
+      claims: { customerId },
+      expiresAt: new Date(NOW.getTime() + 604800 * 1000),
+    });
+    expect(await verifyMemberToken(token, SECRET, new Date(NOW.getTime() + 604800 * 1000))).toEqual({ ok: false, reason: 'expired' });
+    expect(await verifyMemberToken(undefined, SECRET, NOW)).toEqual({ ok: false, reason: 'missing' });
+    expect(await verifyMemberToken(token, 'another-secret', NOW)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('are not lobby or social tokens, and those are not member tokens', async () => {
+    const member = await signMemberToken({ customerId }, SECRET, 60, NOW);
+    expect(await verifyLobbyToken(member, SECRET, NOW)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await verifySocialToken(member, SECRET, NOW)).toEqual({ ok: false, reason: 'invalid' });
+    const lobby = await signLobbyToken({ email: 'anna@example.com' }, SECRET, 60, NOW);
+    expect(await verifyMemberToken(lobby, SECRET, NOW)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('name a customer id and nothing else', async () => {
+    await expect(signMemberToken({ customerId: 'anna@example.com' }, SECRET, 60, NOW)).rejects.toThrow(/customer id/);
+    const iat = Math.floor(NOW.getTime() / 1000);
+    const withoutId = await new SignJWT({ sub: 'not-a-uuid' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'velvet-member+jwt' })
+      .setIssuer('velvet-rope')
+      .setAudience('velvet-rope:member')
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 60)
+      .sign(await derivePurposeKey(SECRET, 'member'));
+    expect(await verifyMemberToken(withoutId, SECRET, NOW)).toEqual({ ok: false, reason: 'invalid' });
+    const payload = JSON.parse(Buffer.from((await signMemberToken({ customerId }, SECRET, 60, NOW)).split('.')[1]!, 'base64url').toString('utf8')) as object;
+    expect(Object.keys(payload).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'sub']);
+  });
+
+  it('come with a salted hash of the customer id: stable, keyed by the secret, not a plain SHA-256', async () => {
+    const hash = await saltedCustomerIdHash(customerId, SECRET);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(await saltedCustomerIdHash(customerId.toUpperCase(), SECRET)).toBe(hash);
+    expect(await saltedCustomerIdHash(customerId, 'another-secret-with-enough-entropy-0123')).not.toBe(hash);
+    const plain = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(customerId))).toString('hex');
+    expect(hash).not.toBe(plain);
   });
 });

@@ -22,12 +22,17 @@ export function isRegistrationCodeFormat(input: string): boolean {
   return REGISTRATION_CODE_PATTERN.test(normalizeRegistrationCode(input));
 }
 
-/** The access-code field of "Your code is the key" (spec §5). */
+/**
+ * The access-code field of "Your code is the key" (spec §5): one message per problem —
+ * missing ("Please provide an access code."), characters no code has ("Please use valid
+ * characters"), or too long to be a code ("Your code is not valid.").
+ */
 export const accessCode = z
   .string({ error: 'validation.accessCodeMissing' })
   .trim()
-  .min(1, { error: 'validation.accessCodeMissing' })
-  .max(REGISTRATION_CODE_MAX_LENGTH, { error: 'validation.accessCodeInvalid' })
-  .regex(/^[A-Za-z0-9-]+$/, { error: 'validation.accessCodeInvalid' });
+  .min(1, { error: 'validation.accessCodeMissing', abort: true })
+  .regex(/^[A-Za-z0-9\s-]+$/, { error: 'validation.invalidCharacters', abort: true })
+  .transform((value) => value.replace(/\s+/g, ''))
+  .pipe(z.string().max(REGISTRATION_CODE_MAX_LENGTH, { error: 'validation.accessCodeInvalid' }));
 
 export const accessCodeForm = z.object({ code: accessCode });

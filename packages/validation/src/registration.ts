@@ -36,13 +36,19 @@ export type Gender = (typeof GENDERS)[number];
 const EMAIL_PATTERN =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
-/** Trimmed, lower-cased, at most 254 characters (validation.emailTooLong), local part at most 64. */
+/**
+ * Trimmed, lower-cased, at most 254 characters (validation.emailTooLong, and then nothing
+ * else: one message per problem), local part at most 64.
+ */
 export const email = z
   .string({ error: REGISTRATION_MESSAGE_IDS.email })
   .trim()
   .toLowerCase()
-  .max(EMAIL_MAX_LENGTH, { error: REGISTRATION_MESSAGE_IDS.emailTooLong })
+  .max(EMAIL_MAX_LENGTH, { error: REGISTRATION_MESSAGE_IDS.emailTooLong, abort: true })
   .refine((value) => EMAIL_PATTERN.test(value) && value.indexOf('@') <= 64, { error: REGISTRATION_MESSAGE_IDS.email });
+
+/** A form that asks only for an address: membership application, waiting list, product share. */
+export const emailForm = z.object({ email });
 
 export const gender = z.enum(GENDERS, { error: REGISTRATION_MESSAGE_IDS.gender });
 
@@ -55,15 +61,20 @@ export const gender = z.enum(GENDERS, { error: REGISTRATION_MESSAGE_IDS.gender }
 const NAME_PATTERN = /^[\p{L}\p{M} '’.-]+$/u;
 const HAS_LETTER = /\p{L}/u;
 
+/**
+ * A name made of spaces is a missing name. Conform's coercion turns the trimmed "" into
+ * undefined before the inner string sees it, so the inner string carries the message too;
+ * each check aborts the rest, so a field never shows two messages.
+ */
 function name(missing: string) {
   return z
     .string({ error: missing })
     .transform((value) => value.normalize('NFC').replace(/\s+/g, ' ').trim())
     .pipe(
       z
-        .string()
-        .min(1, { error: missing })
-        .max(NAME_MAX_LENGTH, { error: REGISTRATION_MESSAGE_IDS.nameTooLong })
+        .string({ error: missing })
+        .min(1, { error: missing, abort: true })
+        .max(NAME_MAX_LENGTH, { error: REGISTRATION_MESSAGE_IDS.nameTooLong, abort: true })
         .refine((value) => NAME_PATTERN.test(value) && HAS_LETTER.test(value), {
           error: REGISTRATION_MESSAGE_IDS.invalidCharacters,
         }),
@@ -85,7 +96,8 @@ export const country = z
 
 /** The terms and privacy policy must be accepted; the newsletter is optional. */
 export const termsAccepted = z.literal(true, { error: REGISTRATION_MESSAGE_IDS.terms });
-export const newsletter = z.boolean().default(false);
+/** Only an explicit "on" is consent; anything else a client sends (tampered) is no consent. */
+export const newsletter = z.boolean().default(false).catch(false);
 
 /** The fields of the one-step (default) form; the lean flow asks the same, over two steps. */
 export const registrationForm = z.object({

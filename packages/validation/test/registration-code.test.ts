@@ -12,10 +12,14 @@ describe('access code', () => {
     expect(firstError({ code: '   ' })).toBe('validation.accessCodeMissing');
   });
 
-  it('refuses characters a code never has and overlong codes', () => {
-    expect(firstError({ code: 'ab cd' })).toBe('validation.accessCodeInvalid');
-    expect(firstError({ code: '<script>' })).toBe('validation.accessCodeInvalid');
+  it('refuses characters a code never has (spec §5 "Please use valid characters") and overlong codes', () => {
+    expect(firstError({ code: '<script>' })).toBe('validation.invalidCharacters');
+    expect(firstError({ code: 'WELCOME_2026' })).toBe('validation.invalidCharacters');
     expect(firstError({ code: 'A'.repeat(65) })).toBe('validation.accessCodeInvalid');
+  });
+
+  it('reads a code typed with spaces, as from paper, without them', () => {
+    expect(accessCodeForm.parse({ code: ' ab cd ' })).toEqual({ code: 'abcd' });
   });
 
   it('accepts a code with surrounding spaces and returns it trimmed', () => {
