@@ -19,6 +19,7 @@ import { listOutbox, retryOutboxRow } from './services/manage-outbox.ts';
 import type { OutboxSummary } from './services/manage-outbox.ts';
 import { createAdminUser } from './services/create-admin-user.ts';
 import { createRegistrationCode } from './services/create-registration-code.ts';
+import { setMemberBlocked } from './services/block-member.ts';
 import { listRegistrationCodes } from './services/list-registration-codes.ts';
 import type { RegistrationCodeSummary } from './services/list-registration-codes.ts';
 import { REGISTRATION_LINK_VALIDITY_DAYS, createRegistrationLink } from './services/registration-link.ts';
@@ -155,6 +156,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--customization <variant>', 'landing-text variant').choices(CUSTOMIZATIONS))
     .option('--slug <slug>', 'the landing slug (/{slug}) the code is meant for')
     .option('--requires-timestamp', 'only usable through a signed link from `link create`', false)
+    .option('--json', 'print the created code as JSON (code, inviter, inviterEmail, ...) instead of text', false)
     .exitOverride()
     .action(
       async (options: {
@@ -165,6 +167,7 @@ export function buildProgram(): Command {
         customization?: (typeof CUSTOMIZATIONS)[number];
         slug?: string;
         requiresTimestamp: boolean;
+        json: boolean;
       }) => {
         const result = await withDatabase((db) =>
           createRegistrationCode(db, {
@@ -179,6 +182,10 @@ export function buildProgram(): Command {
         );
         if (!result.ok) throw new UsageError(result.errors.join('\n'));
         const created = result.value;
+        if (options.json) {
+          console.log(JSON.stringify({ ...created, inviter: options.inviter.trim() }, null, 2));
+          return;
+        }
         console.log(`created registration code ${created.code}`);
         console.log(`  inviter:       ${options.inviter.trim()} (member ${created.inviterMemberId})`);
         console.log(`  balance:       ${created.balance}`);
@@ -199,6 +206,23 @@ export function buildProgram(): Command {
       if (options.json) console.log(JSON.stringify(rows, null, 2));
       else console.log(rows.length === 0 ? 'no registration codes' : table(rows));
     });
+
+  const member = program.command('member').description('members (inviters and registered visitors)').exitOverride();
+  for (const [command, status, description] of [
+    ['block', 'blocked', "block a member: their invitations stop working (visitors see 'invalid invitation')"],
+    ['unblock', 'active', 'make a blocked member active again: their invitations work again'],
+  ] as const) {
+    member
+      .command(command)
+      .description(description)
+      .requiredOption('--email <email>', "the member's email address (`code create --json` prints an inviter's)", parseEmail)
+      .exitOverride()
+      .action(async (options: { email: string }) => {
+        const result = await withDatabase((db) => setMemberBlocked(db, options.email, status === 'blocked'));
+        if (!result.ok) throw new UsageError(result.errors.join('\n'));
+        console.log(`${result.value.email} is ${result.value.status} now`);
+      });
+  }
 
   const admin = program.command('admin').description('admin users of the admin pages').exitOverride();
   admin

@@ -4,6 +4,7 @@ import type { Logger } from './logger.ts';
 import type { OutboxSignal } from './mail/outbox-signal.ts';
 import type { RateLimiters } from './rate-limit.ts';
 import type { AdminSessionInfo } from './services/admin-sessions.ts';
+import type { MemberIdentity } from './services/member-identity.ts';
 import type { RegistrationEvents } from './services/registration-events.ts';
 
 /** What every resolver gets: services through context, never imported globals. */
@@ -20,11 +21,19 @@ export interface ApiContext {
   outboxSignal: OutboxSignal;
   /** The admin session of the request's `Authorization: Bearer` token, checked once per request; null when none is live. */
   adminSession(): Promise<AdminSessionInfo | null>;
+  /** The active customer the request's `Authorization: Bearer` member token identifies (ADR 022), checked once per request; null when none. */
+  member(): Promise<MemberIdentity | null>;
   /** Client IP address (socket, or X-Forwarded-For when TRUST_PROXY=true); 'unknown' when none. */
   requestIp: string;
   correlationId: string;
   sessionId: string | null;
   sourcePage: string | null;
+  /**
+   * The request's instant, for every date rule of the operation (expiry of codes, links, tokens
+   * and sessions; voucher validity; recorded times): the real clock, or the fixed one a test builds
+   * the API with (ADR 021). Never taken from the request.
+   */
+  now: Date;
   /** Request headers (for WebSocket operations: those of the upgrade request). */
   headers: Headers;
 }

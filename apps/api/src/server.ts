@@ -9,7 +9,8 @@ import { isIP } from 'node:net';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import type { ExecutionArgs } from 'graphql';
+import { Kind } from 'graphql';
+import type { DocumentNode, ExecutionArgs, OperationDefinitionNode } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, useErrorHandler } from 'graphql-yoga';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
@@ -28,6 +29,8 @@ import type { RateLimiters } from './rate-limit.ts';
 import { schema } from './schema/schema.ts';
 import { bearerToken, verifyAdminToken } from './services/admin-sessions.ts';
 import type { AdminSessionInfo } from './services/admin-sessions.ts';
+import { identifyMember } from './services/member-identity.ts';
+import type { MemberIdentity } from './services/member-identity.ts';
 import { createRegistrationEvents } from './services/registration-events.ts';
 import type { RegistrationEvents } from './services/registration-events.ts';
 import { loadFeatureFile } from '@velvet/features/file';
@@ -37,6 +40,8 @@ import { createFeaturesEndpoint } from './features/features-endpoint.ts';
 import type { Reporter } from '@velvet/error-reporting/reporter';
 import { createApiErrorReporter } from './error-reporter.ts';
 import type { FeaturesEndpoint } from './features/features-endpoint.ts';
+import { createRequestLog, useDevRequestLog } from './dev-request-log.ts';
+import type { RequestLog } from './dev-request-log.ts';
 
 /**
  * What the transport hands to Yoga besides the request: the Node request when served by
@@ -166,6 +171,24 @@ function useRequestMeta(metaByRequest: WeakMap<Request, RequestMeta>, logger: Lo
         { method: request.method, path, status: response.status, durationMs: Math.round(performance.now() - meta.startedAt) },
         'request',
       );
+    },
+  };
+}
+
+/** Every HTTP GraphQL operation's identifiers into the dev request log. */
+function useOperationRecording(metaByRequest: WeakMap<Request, RequestMeta>, log: RequestLog): Plugin<ApiContext> {
+  return {
+    onParams({ params, request }) {
+      const meta = metaByRequest.get(request);
+      if (!meta) return;
+      log.record({
+        transport: 'http',
+        operationName: params.operationName ?? null,
+        correlationId: meta.correlationId,
+        sessionId: meta.sessionId,
+        sourcePage: meta.sourcePage,
+        bearer: bearerToken(request.headers.get('authorization')) !== null,
+      });
     },
   };
 }
@@ -305,11 +328,16 @@ export async function createYogaApp(options: {
   features?: FeaturesEndpoint;
   /** Defaults to one posting to ERROR_REPORTING_URL (none when unset). */
   errorReporter?: Reporter;
+  /** The clock of every operation's `now` (ADR 021); the real one unless a test fixes it. */
+  clock?: () => Date;
+  /** The dev request log (GET /dev/requests; never in production); absent: not kept. */
+  requestLog?: RequestLog;
 }): Promise<ApiYoga> {
   const { env, db, logger, limiters } = options;
   const events = options.events ?? createRegistrationEvents();
   const outboxSignal = options.outboxSignal ?? createOutboxSignal();
   const settings = options.settings ?? apiSettings(env);
+  const clock = options.clock ?? (() => new Date());
   const metaByRequest = new WeakMap<Request, RequestMeta>();
   const renderGraphiQL = settings.graphiql
     ? (await import('@graphql-yoga/render-graphiql')).renderGraphiQL
@@ -346,13 +374,22 @@ export async function createYogaApp(options: {
         meta = describeRequest(request.headers, logger);
         metaByRequest.set(request, meta);
       }
+      const now = clock();
       let session: Promise<AdminSessionInfo | null> | undefined;
       const adminSession = () => {
         session ??= (() => {
           const token = bearerToken(request.headers.get('authorization'));
-          return token ? verifyAdminToken({ db, secret: env.APP_SECRET }, token) : Promise.resolve(null);
+          return token ? verifyAdminToken({ db, secret: env.APP_SECRET, now }, token) : Promise.resolve(null);
         })();
         return session;
+      };
+      let identity: Promise<MemberIdentity | null> | undefined;
+      const member = () => {
+        identity ??= (() => {
+          const token = bearerToken(request.headers.get('authorization'));
+          return token ? identifyMember({ db, secret: env.APP_SECRET }, token) : Promise.resolve(null);
+        })();
+        return identity;
       };
       return {
         db,
@@ -362,6 +399,8 @@ export async function createYogaApp(options: {
         events,
         outboxSignal,
         adminSession,
+        now,
+        member,
         logger: meta.logger,
         correlationId: meta.correlationId,
         sessionId: meta.sessionId,
@@ -375,6 +414,7 @@ export async function createYogaApp(options: {
       useHealth(db, logger),
       ...(options.features ? [options.features.plugin as Plugin<ApiContext>] : []),
       ...(settings.production ? [] : [useDevMailbox(env.DATA_DIR) as Plugin<ApiContext>]),
+      ...(options.requestLog && !settings.production ? [useDevRequestLog(options.requestLog) as Plugin<ApiContext>, useOperationRecording(metaByRequest, options.requestLog)] : []),
       useBodyLimit(settings.maxBodyBytes),
       useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
       EnvelopArmorPlugin({
@@ -400,8 +440,11 @@ function isEnvelopedRoot(value: unknown): value is EnvelopedRoot {
   return typeof value === 'object' && value !== null && 'execute' in value && 'subscribe' in value;
 }
 
+/** The headers a graphql-ws client may send in connection_init's payload; others are ignored. */
+const CONNECTION_INIT_HEADERS = new Set(['authorization', CORRELATION_HEADER, SESSION_HEADER, SOURCE_PAGE_HEADER]);
+
 /** graphql-ws on the HTTP server's /graphql path, running operations through Yoga's plugins. */
-function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, maxPayload: number) {
+function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, maxPayload: number, requestLog?: RequestLog) {
   const wss = new WebSocketServer({ noServer: true, maxPayload });
   server.on('upgrade', (req: IncomingMessage, socket, head) => {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
@@ -422,11 +465,13 @@ function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, maxPayload: n
         (isEnvelopedRoot(args.rootValue) ? args.rootValue.subscribe(args) : null) as never,
       onSubscribe: async (ctx, _id, payload) => {
         const headers = toHeaders(ctx.extra.request.headers);
-        // Bearer auth may come in connection_init's payload (spec §7.5): { headers: { Authorization } }.
+        // A browser cannot set headers on a websocket: Bearer auth (spec §7.5) and the page's ids
+        // (§7.2) come in connection_init's payload, { headers: { Authorization, X-Session-ID, … } }.
         const initHeaders = ctx.connectionParams?.headers;
         if (typeof initHeaders === 'object' && initHeaders !== null) {
           for (const [name, value] of Object.entries(initHeaders)) {
-            if (name.toLowerCase() === 'authorization' && typeof value === 'string') headers.set('authorization', value);
+            const lower = name.toLowerCase();
+            if (CONNECTION_INIT_HEADERS.has(lower) && typeof value === 'string') headers.set(lower, value);
           }
         }
         const request = new Request(`http://localhost${GRAPHQL_PATH}`, { headers });
@@ -437,6 +482,17 @@ function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, maxPayload: n
           waitUntil: () => undefined,
         } as Parameters<ApiYoga['getEnveloped']>[0]);
         const document = enveloped.parse(payload.query);
+        if (requestLog) {
+          const operation = (document as DocumentNode).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+          requestLog.record({
+            transport: 'ws',
+            operationName: payload.operationName ?? operation?.name?.value ?? null,
+            correlationId: headerId(headers.get(CORRELATION_HEADER)) ?? '',
+            sessionId: headerId(headers.get(SESSION_HEADER)),
+            sourcePage: sourcePageFrom(headers.get(SOURCE_PAGE_HEADER)),
+            bearer: bearerToken(headers.get('authorization')) !== null,
+          });
+        }
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length > 0) return errors;
         const args: ExecutionArgs = {
@@ -472,9 +528,10 @@ export async function createApiServer(options: CreateApiServerOptions): Promise<
   const ownFeatures = !options.features;
   const features = options.features ?? createFeatureHub({ db, file: loadFeatureFile(), redisUrl: env.REDIS_URL, logger });
   const featuresEndpoint = createFeaturesEndpoint({ hub: features, clientKey: env.FEATURES_CLIENT_KEY, logger });
-  const yoga = await createYogaApp({ env, db, logger, limiters, events, outboxSignal: options.outboxSignal, settings, features: featuresEndpoint });
+  const requestLog = settings.production ? undefined : createRequestLog();
+  const yoga = await createYogaApp({ env, db, logger, limiters, events, outboxSignal: options.outboxSignal, settings, features: featuresEndpoint, requestLog });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, yoga);
-  const sockets = attachWebSockets(server, yoga, env, settings.maxBodyBytes);
+  const sockets = attachWebSockets(server, yoga, env, settings.maxBodyBytes, requestLog);
 
   return {
     server,

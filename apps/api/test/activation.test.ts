@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Customization } from '../src/db/schema.ts';
 import { hashToken } from '../src/lib/tokens.ts';
+import { ACTIVATION_VALIDITY_DAYS } from '../src/services/activation-links.ts';
 import { WELCOME_VOUCHER_VALIDITY_DAYS } from '../src/services/welcome-voucher.ts';
 import { createTestApi } from './support/api.ts';
 import type { TestApi } from './support/api.ts';
@@ -64,15 +65,16 @@ describe.each(ENGINES)('activateAccount on %s', (engine) => {
     (await database.db.selectFrom('registration_codes').select('balance').where('id', '=', codeId).executeTakeFirstOrThrow()).balance;
 
   it('activates: member active, balance − 1, link used, welcome voucher, consent kept', async () => {
+    api.clock.fix('2026-11-20T09:00:00.000Z');
     const { codeId, registrationId, activationId } = await registered({ balance: 5, language: 'it' });
-    const before = Date.now();
+    const activatedAt = api.clock.fix('2026-11-24T17:45:12.345Z');
     const payload = await activate(activationId);
     expect(payload).toMatchObject({ outcome: 'ACTIVATED', firstName: 'Zoë', language: 'it', registrationId });
     expect(payload.voucher).toMatchObject({ percent: 10, minimumOrderValue: null, currency: 'EUR' });
     expect(payload.voucher?.code).toMatch(/^WELCOME-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
-    const validFor = Date.parse(payload.voucher?.validUntil ?? '') - before;
-    expect(validFor).toBeGreaterThanOrEqual(WELCOME_VOUCHER_VALIDITY_DAYS * DAY_MS - 1000);
-    expect(validFor).toBeLessThanOrEqual(WELCOME_VOUCHER_VALIDITY_DAYS * DAY_MS + 5000);
+    // Valid for exactly the voucher's days from the activation: 14 days on, to the millisecond.
+    expect(payload.voucher?.validUntil).toBe(new Date(activatedAt.getTime() + WELCOME_VOUCHER_VALIDITY_DAYS * DAY_MS).toISOString());
+    expect(payload.voucher?.validUntil).toBe('2026-12-08T17:45:12.345Z');
 
     const member = await database.db.selectFrom('members').selectAll().where('id', '=', registrationId).executeTakeFirstOrThrow();
     expect(member.status).toBe('active');
@@ -101,11 +103,11 @@ describe.each(ENGINES)('activateAccount on %s', (engine) => {
     expect(payload.voucher).toMatchObject({ percent, minimumOrderValue: minimum, currency: 'EUR' });
   });
 
-  it('refuses a used link → FAILED, and changes nothing', async () => {
-    const { codeId, activationId } = await registered();
+  it('answers a used link of an active member ALREADY_ACTIVE (a second click), and changes nothing', async () => {
+    const { codeId, activationId } = await registered({ language: 'de' });
     expect((await activate(activationId)).outcome).toBe('ACTIVATED');
     const again = await activate(activationId);
-    expect(again).toMatchObject({ outcome: 'FAILED', voucher: null, firstName: null });
+    expect(again).toMatchObject({ outcome: 'ALREADY_ACTIVE', voucher: null, language: 'de' });
     expect(await balanceOf(codeId)).toBe(4);
     expect(await database.db.selectFrom('welcome_vouchers').select('code').execute()).toHaveLength(1);
   });
@@ -117,26 +119,27 @@ describe.each(ENGINES)('activateAccount on %s', (engine) => {
     }
   });
 
-  it('refuses an expired link → FAILED', async () => {
+  it('refuses an expired link → FAILED: valid until the last millisecond before its expiry, not at it', async () => {
+    const registeredAt = api.clock.fix('2026-11-20T09:00:00.000Z');
     const { registrationId, activationId } = await registered({ language: 'sv' });
-    await database.db
-      .updateTable('activations')
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-      .where('member_id', '=', registrationId)
-      .execute();
+    const expiry = await database.db.selectFrom('activations').select('expires_at').where('member_id', '=', registrationId).executeTakeFirstOrThrow();
+    expect(expiry.expires_at).toBe(new Date(registeredAt.getTime() + ACTIVATION_VALIDITY_DAYS * DAY_MS).toISOString());
+    api.clock.fix(expiry.expires_at);
     expect(await activate(activationId)).toMatchObject({ outcome: 'FAILED', language: 'sv', voucher: null });
     const member = await database.db.selectFrom('members').select('status').where('id', '=', registrationId).executeTakeFirstOrThrow();
     expect(member.status).toBe('pending');
+    api.clock.fix(new Date(Date.parse(expiry.expires_at) - 1));
+    expect(await activate(activationId)).toMatchObject({ outcome: 'ACTIVATED', language: 'sv' });
   });
 
-  it('refuses a superseded link → FAILED; the newest one works; then the old one of an active member still fails', async () => {
+  it('refuses a superseded link → FAILED; the newest one works; then the old one says ALREADY_ACTIVE', async () => {
     const { code, email, registrationId } = await registered();
     await graphql(api.yoga, REGISTER, { variables: { input: validInput(code, { email }) } });
     const [older, newer] = await activationIdsFor(database.db, email);
     if (!older || !newer) throw new Error('expected two links');
     expect((await activate(older)).outcome).toBe('FAILED');
     expect((await activate(newer)).outcome).toBe('ACTIVATED');
-    expect((await activate(older)).outcome).toBe('FAILED');
+    expect((await activate(older)).outcome).toBe('ALREADY_ACTIVE');
     const { body } = await graphql(api.yoga, STATUS, { variables: { id: registrationId } });
     expect(body.data).toEqual({ registrationStatus: { registrationId, state: 'ACTIVE' } });
   });
@@ -178,7 +181,7 @@ describe.each(ENGINES)('activateAccount on %s', (engine) => {
     const { codeId, activationId } = await registered({ balance: 3 });
     const results = await Promise.all(Array.from({ length: 10 }, () => activate(activationId)));
     expect(results.filter((r) => r.outcome === 'ACTIVATED')).toHaveLength(1);
-    expect(results.filter((r) => r.outcome === 'FAILED')).toHaveLength(9);
+    expect(results.filter((r) => r.outcome === 'ALREADY_ACTIVE')).toHaveLength(9);
     expect(await balanceOf(codeId)).toBe(2);
   });
 

@@ -74,19 +74,22 @@ describe.each(ENGINES)('admin on %s', (engine) => {
   it('signs in with the right password: a token for 8 hours and a session row', async () => {
     const email = `admin-${randomUUID()}@example.test`;
     await createAdminUser(database.db, { email, password: PASSWORD });
-    const before = Date.now();
+    api.clock.fix('2026-11-24T09:15:30.700Z');
     const body = await login(`  ${email.toUpperCase()} `, PASSWORD);
-    const after = Date.now();
     const payload = body.data?.adminLogin;
     expect(payload?.error).toBeNull();
     expect(payload?.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-    // Issued somewhere between the request and the answer, valid for exactly eight hours.
-    const expiresAt = Date.parse(payload?.expiresAt ?? '');
-    expect(expiresAt).toBeGreaterThanOrEqual(before + ADMIN_SESSION_HOURS * 3600_000 - 1000);
-    expect(expiresAt).toBeLessThanOrEqual(after + ADMIN_SESSION_HOURS * 3600_000 + 1000);
+    // Valid for exactly eight hours from the sign-in's whole second (the JWT's exp and the row agree).
+    expect(ADMIN_SESSION_HOURS).toBe(8);
+    expect(payload?.expiresAt).toBe('2026-11-24T17:15:30.000Z');
     const session = await graphql(api.yoga, SESSION, bearer(payload?.token ?? null));
     expect(session.body.data).toEqual({ adminSession: { email, expiresAt: payload?.expiresAt } });
     expect(await database.db.selectFrom('admin_sessions').select('id').execute()).toHaveLength(1);
+    // Live until the last moment before it expires, gone at it.
+    api.clock.fix('2026-11-24T17:15:29.999Z');
+    expect((await graphql(api.yoga, SESSION, bearer(payload?.token ?? null))).body.data).toEqual({ adminSession: { email, expiresAt: payload?.expiresAt } });
+    api.clock.fix('2026-11-24T17:15:30.000Z');
+    expect((await graphql(api.yoga, SESSION, bearer(payload?.token ?? null))).body.data).toEqual({ adminSession: null });
   });
 
   it('refuses a wrong password and an unknown email alike', async () => {
@@ -117,6 +120,8 @@ describe.each(ENGINES)('admin on %s', (engine) => {
     expect(anonymous.body.data ?? null).toBeNull();
     expect(anonymous.body.errors?.[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED' } });
 
+    // 14 days from the moment the link is made.
+    api.clock.fix('2026-11-24T10:00:00.000Z');
     const token = await signedIn();
     const { body } = await generate(code.toLowerCase(), token);
     const link = body.data?.generateRegistrationLink;
@@ -125,9 +130,9 @@ describe.each(ENGINES)('admin on %s', (engine) => {
     expect(url.origin + url.pathname).toBe('https://club.example/');
     expect(url.searchParams.get('rc')).toBe(code);
     const validityTimestamp = url.searchParams.get('validityTimestamp') ?? '';
-    const verified = verifyValidityTimestamp(code, validityTimestamp, TEST_SECRET);
+    const verified = verifyValidityTimestamp(code, validityTimestamp, TEST_SECRET, new Date('2026-11-24T10:00:00.000Z'));
     expect(verified).toEqual({ ok: true, expiresAt: new Date(link?.expiresAt ?? '') });
-    expect(Date.parse(link?.expiresAt ?? '') - Date.now()).toBeGreaterThan(14 * 24 * 3600_000 - 5000);
+    expect(link?.expiresAt).toBe('2026-12-08T10:00:00.000Z');
 
     const check = (value: string) =>
       graphql<{ registrationCodeDetails: CodeDetails }>(api.yoga, CHECK_CODE, { variables: { registrationCode: code, validityTimestamp: value } });
@@ -162,6 +167,7 @@ describe.each(ENGINES)('admin on %s', (engine) => {
   });
 
   it('refuses an expired token, an expired session row and a token signed with another secret', async () => {
+    const signedInAt = api.clock.fix('2026-11-24T09:00:00.000Z');
     const token = await signedIn();
     const { id } = await database.db.selectFrom('admin_sessions').select('id').executeTakeFirstOrThrow();
     const sign = (secret: string, exp: number) =>
@@ -173,7 +179,7 @@ describe.each(ENGINES)('admin on %s', (engine) => {
         .setIssuedAt(exp - 3600)
         .setExpirationTime(exp)
         .sign(new Uint8Array(deriveKey(secret, 'admin-session-jwt')));
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(signedInAt.getTime() / 1000);
     // The same session, well signed, but past its exp:
     expect((await graphql(api.yoga, SESSION, bearer(await sign(TEST_SECRET, now - 10)))).body.data).toEqual({ adminSession: null });
     // A genuine-looking token from someone without our secret:
@@ -182,7 +188,7 @@ describe.each(ENGINES)('admin on %s', (engine) => {
     });
     // A valid token whose session row has expired:
     expect((await graphql(api.yoga, SESSION, bearer(token))).body.data).not.toEqual({ adminSession: null });
-    await database.db.updateTable('admin_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await database.db.updateTable('admin_sessions').set({ expires_at: new Date(signedInAt.getTime() - 1000).toISOString() }).execute();
     expect((await graphql(api.yoga, SESSION, bearer(token))).body.data).toEqual({ adminSession: null });
   });
 

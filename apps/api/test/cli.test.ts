@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../src/db/connect.ts';
 import { enqueueEmail } from '../src/mail/outbox.ts';
 import type { DatabaseConnection } from '../src/db/connect.ts';
+import { CODE_ALPHABET } from '../src/services/create-registration-code.ts';
 import { verifyValidityTimestamp } from '../src/services/registration-link.ts';
 import { createTestApi } from './support/api.ts';
 import { TEST_SECRET, testEnv } from './support/env.ts';
@@ -95,6 +96,10 @@ describe('admin CLI', () => {
     [['interest', 'select', '--email', 'nope'], /nope is not a valid email address/],
     [['token', 'lobby', '--email', 'nope'], /valid email address/],
     [['token', 'lobby', '--email', 'a@example.test', '--days', '0'], /whole number from 1 to 365/],
+    [['member', 'block', '--email', 'nobody@example.test'], /^error: no member with the address nobody@example\.test\n$/],
+    [['member', 'unblock', '--email', 'nobody@example.test'], /^error: no member with the address nobody@example\.test\n$/],
+    [['member', 'block', '--email', 'nope'], /valid email address/],
+    [['member', 'block'], /--email/],
   ])('exits 2 with a message for %j', async (args, message) => {
     const run = await cli(args);
     expect(run.code).toBe(2);
@@ -106,6 +111,100 @@ describe('admin CLI', () => {
     const again = await cli(['code', 'create', '--inviter', 'Dup', '--balance', '1', '--code', 'dup-code']);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('registration code DUP-CODE already exists');
+  });
+
+  it('prints the created code as JSON with `code create --json`, its inviter an active member', async () => {
+    const { url, database } = await freshDatabase('code-json');
+    try {
+      const run = await cli(
+        [
+          'code', 'create', '--json', '--inviter', ' Zoë ', '--balance', '3', '--code', 'json-test', '--expires', '2030-01-31',
+          '--customization', 'social-15-percent-mov', '--slug', 'VIP', '--requires-timestamp',
+        ],
+        { DATABASE_URL: url },
+      );
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      const created = JSON.parse(run.stdout) as { inviterEmail: string; inviterMemberId: string };
+      const uuid = expect.stringMatching(/^[0-9a-f-]{36}$/);
+      expect(created).toEqual({
+        id: uuid,
+        code: 'JSON-TEST',
+        inviter: 'Zoë',
+        inviterMemberId: uuid,
+        inviterEmail: expect.stringMatching(/^inviter\+zoe-[0-9a-f]{8}@members\.velvetrope\.localhost$/),
+        balance: 3,
+        expiresAt: '2030-01-31T00:00:00.000Z',
+        customization: 'social-15-percent-mov',
+        landingSlug: 'vip',
+        requiresValidityTimestamp: true,
+      });
+      const inviter = await database.db.selectFrom('members').select(['id', 'first_name', 'status']).where('email', '=', created.inviterEmail).executeTakeFirst();
+      expect(inviter).toEqual({ id: created.inviterMemberId, first_name: 'Zoë', status: 'active' });
+
+      // Without --code one is drawn from the club's alphabet; each call makes a new inviter.
+      const generated = await cli(['code', 'create', '--json', '--inviter', 'Zoë', '--balance', '0'], { DATABASE_URL: url });
+      expect(generated).toMatchObject({ code: 0, stderr: '' });
+      const second = JSON.parse(generated.stdout) as { inviterEmail: string };
+      expect(second.inviterEmail).not.toBe(created.inviterEmail);
+      expect(second).toMatchObject({
+        code: expect.stringMatching(new RegExp(`^[${CODE_ALPHABET}]{8}$`)),
+        balance: 0,
+        expiresAt: null,
+        customization: null,
+        landingSlug: null,
+        requiresValidityTimestamp: false,
+      });
+
+      // A refusal prints nothing a script could take for a code.
+      const duplicate = await cli(['code', 'create', '--json', '--inviter', 'Zoë', '--balance', '1', '--code', 'JSON-TEST'], { DATABASE_URL: url });
+      expect(duplicate).toMatchObject({ code: 2, stdout: '', stderr: 'error: registration code JSON-TEST already exists\n' });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('blocks an inviter with `member block`: their code answers INVITER_INVALID until `member unblock`', async () => {
+    const { url, database } = await freshDatabase('member-block');
+    const api = await createTestApi({ env: testEnv(), db: database.db });
+    const check = async (code: string) =>
+      (await graphql<{ registrationCodeDetails: CodeDetails }>(api.yoga, CHECK_CODE, { variables: { registrationCode: code } })).body.data
+        ?.registrationCodeDetails;
+    try {
+      const { code, inviterEmail } = JSON.parse((await cli(['code', 'create', '--json', '--inviter', 'Eva', '--balance', '10'], { DATABASE_URL: url })).stdout) as {
+        code: string;
+        inviterEmail: string;
+      };
+      expect(await check(code)).toMatchObject({ errors: [], invitorName: 'Eva' });
+
+      const blocked = await cli(['member', 'block', '--email', inviterEmail.toUpperCase()], { DATABASE_URL: url });
+      expect(blocked).toEqual({ code: 0, stdout: `${inviterEmail} is blocked now\n`, stderr: '' });
+      expect(await check(code)).toMatchObject({ errors: ['INVITER_INVALID'], countryOptions: [] });
+
+      const unblocked = await cli(['member', 'unblock', '--email', inviterEmail], { DATABASE_URL: url });
+      expect(unblocked).toEqual({ code: 0, stdout: `${inviterEmail} is active now\n`, stderr: '' });
+      expect(await check(code)).toMatchObject({ errors: [], invitorName: 'Eva' });
+
+      const again = await cli(['member', 'unblock', '--email', inviterEmail], { DATABASE_URL: url });
+      expect(again).toMatchObject({ code: 2, stdout: '', stderr: `error: ${inviterEmail} is not blocked\n` });
+    } finally {
+      await api.close();
+      await database.close();
+    }
+  });
+
+  it('unblocks a registration that was never activated back to pending, not active', async () => {
+    const { url, database } = await freshDatabase('member-unblock-pending');
+    try {
+      await insertMember(database.db, { email: 'paula@example.test', status: 'pending' });
+      const status = async () =>
+        (await database.db.selectFrom('members').select('status').where('email', '=', 'paula@example.test').executeTakeFirstOrThrow()).status;
+      expect((await cli(['member', 'block', '--email', 'paula@example.test'], { DATABASE_URL: url })).stdout).toBe('paula@example.test is blocked now\n');
+      expect(await status()).toBe('blocked');
+      expect((await cli(['member', 'unblock', '--email', 'paula@example.test'], { DATABASE_URL: url })).stdout).toBe('paula@example.test is pending now\n');
+      expect(await status()).toBe('pending');
+    } finally {
+      await database.close();
+    }
   });
 
   it('prints a registration link that verifies for 14 days', async () => {

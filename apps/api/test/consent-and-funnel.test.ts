@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FUNNEL_STEPS } from '@velvet/validation/funnel';
 import { createAdminUser } from '../src/services/create-admin-user.ts';
-import { hourOf } from '../src/services/record-funnel-events.ts';
 import { createTestApi } from './support/api.ts';
 import type { TestApi } from './support/api.ts';
 import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
@@ -88,7 +87,7 @@ describe.each(ENGINES)('consent records and the first-party funnel on %s', (engi
   describe('recordConsent', () => {
     it('stores what was chosen, when, the version, language and country — and nothing that names a person', async () => {
       const input = consentInput();
-      const before = Date.now();
+      api.clock.fix('2026-11-24T17:59:59.999Z');
       const { body } = await graphql<{ recordConsent: boolean }>(api.yoga, RECORD_CONSENT, {
         variables: { input },
         headers: { 'x-forwarded-for': '203.0.113.7', 'user-agent': 'Mozilla/5.0 test' },
@@ -107,7 +106,7 @@ describe.each(ENGINES)('consent records and the first-party funnel on %s', (engi
         language: 'de',
         country: 'AT',
       });
-      expect(Date.parse(row?.recorded_at ?? '')).toBeGreaterThanOrEqual(before - 1000);
+      expect(row?.recorded_at).toBe('2026-11-24T17:59:59.999Z');
       // Exactly these columns: no IP address, user agent, email or member id.
       expect(Object.keys(row ?? {}).sort()).toEqual(
         ['action', 'analytics_granted', 'consent_id', 'country', 'id', 'language', 'marketing_granted', 'recorded_at', 'source', 'version'].sort(),
@@ -151,6 +150,8 @@ describe.each(ENGINES)('consent records and the first-party funnel on %s', (engi
     it('stores known events with language, country, variant, code id, slug and the hour — never the code itself', async () => {
       const { id, code } = await insertCode(database.db, { landingSlug: 'vip', customization: 'social' });
       const sessionId = randomUUID();
+      // The last moment of an hour: the events are counted in that hour, not "about now".
+      api.clock.fix('2026-11-24T17:59:59.999Z');
       const { body } = await graphql<{ recordFunnelEvents: number }>(api.yoga, RECORD_FUNNEL, {
         variables: {
           events: [
@@ -162,8 +163,8 @@ describe.each(ENGINES)('consent records and the first-party funnel on %s', (engi
       expect(body).toEqual({ data: { recordFunnelEvents: 2 } });
       const rows = await funnelRows();
       expect(rows.map((r) => ({ ...r, id: undefined }))).toEqual([
-        { id: undefined, event: 'code_submitted', session_id: sessionId, hour: hourOf(new Date()), language: 'fr', country: 'FR', variant: null, registration_code_id: id, landing_slug: null, analytics_consent: false },
-        { id: undefined, event: 'landing', session_id: sessionId, hour: hourOf(new Date()), language: 'fr', country: 'FR', variant: 'social', registration_code_id: id, landing_slug: 'vip', analytics_consent: true },
+        { id: undefined, event: 'code_submitted', session_id: sessionId, hour: '2026-11-24T17:00:00.000Z', language: 'fr', country: 'FR', variant: null, registration_code_id: id, landing_slug: null, analytics_consent: false },
+        { id: undefined, event: 'landing', session_id: sessionId, hour: '2026-11-24T17:00:00.000Z', language: 'fr', country: 'FR', variant: 'social', registration_code_id: id, landing_slug: 'vip', analytics_consent: true },
       ]);
       expect(JSON.stringify(rows)).not.toContain(code);
     });

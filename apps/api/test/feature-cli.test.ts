@@ -84,7 +84,7 @@ describe('feature and experiment CLI commands', () => {
   });
 
   it.each([
-    [['feature', 'set', 'nope-nope', '--value', 'true'], /unknown feature nope-nope \(features: show-onboarding, promo-banner, top-banner-copy\)/],
+    [['feature', 'set', 'nope-nope', '--value', 'true'], /unknown feature nope-nope \(features: show-onboarding, onboarding-variant, promo-banner, top-banner-copy\)/],
     [['feature', 'set', 'show-onboarding', '--value', 'yes'], /--value.*must be JSON/],
     [['feature', 'set', 'show-onboarding', '--value', '"yes"'], /takes a boolean value/],
     [['feature', 'set', 'show-onboarding'], /required option '--value/],

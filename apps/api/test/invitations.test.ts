@@ -49,7 +49,7 @@ describe.each(ENGINES)('personal invitations on %s', (engine) => {
     const third = await insertWaitlistEntry(db, { joinedAt: '2026-03-03T00:00:00.000Z' });
     const first = await insertWaitlistEntry(db, { joinedAt: '2026-01-01T00:00:00.000Z', language: 'de' });
     const second = await insertWaitlistEntry(db, { joinedAt: '2026-02-02T00:00:00.000Z' });
-    const now = new Date();
+    const now = new Date('2026-11-24T10:00:00.000Z');
 
     const invited = await inviteFromWaitlist(db, 2, now);
     expect(invited.map((i) => [i.email, i.language])).toEqual([

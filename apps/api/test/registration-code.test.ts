@@ -117,9 +117,12 @@ describe.each(ENGINES)('registrationCodeDetails on %s', (engine) => {
     expect(details.countryOptions).toEqual([]);
   });
 
-  it('accepts a code whose expiry is still ahead', async () => {
-    const details = await checkCode({ expiresAt: inDays(1).toISOString() });
-    expect(details.errors).toEqual([]);
+  it('accepts a code until the instant it expires, and not from then on', async () => {
+    const { code } = await insertCode(database.db, { expiresAt: '2026-12-31T23:00:00.000Z' });
+    api.clock.fix('2026-12-31T22:59:59.999Z');
+    expect((await check({ registrationCode: code })).errors).toEqual([]);
+    api.clock.fix('2026-12-31T23:00:00.000Z');
+    expect((await check({ registrationCode: code })).errors).toEqual(['REGISTRATION_CODE_EXPIRED']);
   });
 
   it('reports a code with no invitations left, still naming the inviter', async () => {
@@ -144,12 +147,17 @@ describe.each(ENGINES)('registrationCodeDetails on %s', (engine) => {
   });
 
   describe('validityTimestamp', () => {
-    it('accepts a genuine link that has not expired', async () => {
+    it('accepts a genuine link until the second it expires', async () => {
       const { code } = await insertCode(database.db, { requiresValidityTimestamp: true });
-      const validityTimestamp = signValidityTimestamp(code, inDays(REGISTRATION_LINK_VALIDITY_DAYS), TEST_SECRET);
+      const madeAt = api.clock.fix('2026-11-24T10:00:00.000Z');
+      const validityTimestamp = signValidityTimestamp(code, new Date(madeAt.getTime() + REGISTRATION_LINK_VALIDITY_DAYS * DAY_MS), TEST_SECRET);
       const details = await check({ registrationCode: code.toLowerCase(), validityTimestamp });
       expect(details.errors).toEqual([]);
       expect(details.countryOptions).toHaveLength(COUNTRIES.length);
+      api.clock.fix('2026-12-08T09:59:59.999Z');
+      expect((await check({ registrationCode: code, validityTimestamp })).errors).toEqual([]);
+      api.clock.fix('2026-12-08T10:00:00.000Z');
+      expect((await check({ registrationCode: code, validityTimestamp })).errors).toEqual(['REGISTRATION_CODE_EXPIRED']);
     });
 
     it('reports REGISTRATION_TIMESTAMP_MISSING for a link-only code without one', async () => {

@@ -57,7 +57,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
     it('creates a pending member, consent, activation link and outbox email → FORM_FINISHED', async () => {
       const { id: codeId, code } = await insertCode(database.db, { inviterFirstName: 'Sophie', balance: 3 });
       const email = uniqueEmail('New.Person');
-      const before = Date.now();
+      const registeredAt = api.clock.fix('2026-11-24T17:45:12.345Z');
       const payload = await register({
         registrationCode: ` ${code.toLowerCase()} `,
         email: `  ${email.toUpperCase()} `,
@@ -93,11 +93,12 @@ describe.each(ENGINES)('register on %s', (engine) => {
         data_policy_pk_string: 'data-policy-AT-2026-01',
         newsletter: true,
       });
-      expect(Date.parse(consent.accepted_at)).toBeGreaterThanOrEqual(before - 1000);
+      expect(consent.accepted_at).toBe(registeredAt.toISOString());
 
       const activation = await database.db.selectFrom('activations').selectAll().where('member_id', '=', member.id).executeTakeFirstOrThrow();
       expect(activation).toMatchObject({ reason: 'registration', used_at: null, superseded_at: null });
-      expect(Date.parse(activation.expires_at) - Date.parse(activation.created_at)).toBe(ACTIVATION_VALIDITY_DAYS * DAY_MS);
+      expect(activation.created_at).toBe(registeredAt.toISOString());
+      expect(activation.expires_at).toBe(new Date(registeredAt.getTime() + ACTIVATION_VALIDITY_DAYS * DAY_MS).toISOString());
 
       const outbox = await database.db.selectFrom('email_outbox').selectAll().where('recipient', '=', email.toLowerCase()).execute();
       expect(outbox).toHaveLength(1);

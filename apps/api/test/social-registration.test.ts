@@ -43,7 +43,6 @@ interface SocialPayload {
   tokenError: string | null;
 }
 
-const DAY_MS = 86_400_000;
 const TABLES = ['members', 'consents', 'activations', 'email_outbox', 'welcome_vouchers', 'member_preferences', 'member_social_identities'] as const;
 
 async function counts(db: Db): Promise<Record<string, number>> {
@@ -126,13 +125,15 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
     it('activates the member at once → ACTIVATED with the voucher, balance − 1, consent, preferences, identity, no email', async () => {
       const { id: codeId, code } = await insertCode(database.db, { balance: 3, customization: 'social-20-percent-mov' });
       const email = uniqueEmail('Verified');
-      const token = await socialToken({ email, subject: 'google-sub-1' });
-      const before = Date.now();
+      const signedInAt = api.clock.fix('2026-11-24T17:45:00.000Z');
+      const token = await socialToken({ email, subject: 'google-sub-1' }, signedInAt);
+      api.clock.fix('2026-11-24T17:46:30.250Z');
       const payload = await complete(socialInput(code, token, { newsletter: true }));
       expect(payload).toMatchObject({ outcome: 'ACTIVATED', firstName: 'Giulia', fieldErrors: [], codeErrors: [], tokenError: null });
       expect(payload.voucher).toMatchObject({ percent: 20, minimumOrderValue: 150, currency: 'EUR' });
       expect(payload.voucher?.code).toMatch(/^WELCOME-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
-      expect(Date.parse(payload.voucher?.validUntil ?? '') - before).toBeGreaterThanOrEqual(14 * DAY_MS - 1000);
+      // 14 days from the moment the member became active.
+      expect(payload.voucher?.validUntil).toBe('2026-12-08T17:46:30.250Z');
 
       const member = await database.db.selectFrom('members').selectAll().where('id', '=', payload.registrationId ?? '').executeTakeFirstOrThrow();
       expect(member).toMatchObject({
@@ -146,7 +147,8 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
         registration_code_id: codeId,
         newsletter: true,
       });
-      expect(member.activated_at).toBe(member.created_at);
+      expect(member.activated_at).toBe('2026-11-24T17:46:30.250Z');
+      expect(member.created_at).toBe(member.activated_at);
       expect(await balanceOf(codeId)).toBe(2);
       const consents = await database.db.selectFrom('consents').selectAll().where('member_id', '=', member.id).execute();
       expect(consents).toEqual([expect.objectContaining({ country: 'IT', terms_pk_string: 'terms-IT-2026-01', newsletter: true })]);
@@ -205,7 +207,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       expect(payload.fieldErrors).toEqual([{ field: 'firstName', code: 'validation.invalidCharacters' }]);
     });
 
-    it('activates a pending member of that address instead (their old link then fails) → ACTIVATED', async () => {
+    it('activates a pending member of that address instead (their old link then says ALREADY_ACTIVE) → ACTIVATED', async () => {
       const { id: codeId, code } = await insertCode(database.db, { balance: 2, customization: 'social-15-percent-no-mov' });
       const email = uniqueEmail();
       const { body } = await graphql<{ register: RegisterPayload }>(api.yoga, REGISTER, {
@@ -223,7 +225,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       expect(await database.db.selectFrom('consents').select('id').where('member_id', '=', memberId ?? '').execute()).toHaveLength(2);
       expect(await database.db.selectFrom('member_social_identities').select('subject').execute()).toEqual([{ subject: 'sub-pending' }]);
       const link = await graphql<{ activateAccount: { outcome: string } }>(api.yoga, ACTIVATE, { variables: { activationId: oldLink } });
-      expect(link.body.data?.activateAccount.outcome).toBe('FAILED');
+      expect(link.body.data?.activateAccount.outcome).toBe('ALREADY_ACTIVE');
     });
   });
 
@@ -364,6 +366,16 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
     const payload = await complete(socialInput(override ?? code, await socialToken()));
     expect(payload).toMatchObject({ outcome: null, fieldErrors: [], codeErrors: expected, tokenError: null });
     expect(await counts(database.db)).toEqual(before);
+  });
+
+  it('refuses an invitation that arrived from a blocked site (REFERER_INVALID), as register does, and writes nothing', async () => {
+    const { code } = await insertCode(database.db);
+    const before = await counts(database.db);
+    const payload = await complete(socialInput(code, await socialToken(), { referrer: 'https://www.mydealz.de/deals/velvet-rope-2291874' }));
+    expect(payload).toMatchObject({ outcome: null, fieldErrors: [], codeErrors: ['REFERER_INVALID'], tokenError: null });
+    expect(await counts(database.db)).toEqual(before);
+    // Any other site is fine.
+    expect((await complete(socialInput(code, await socialToken(), { referrer: 'https://friends.example/invite' }))).outcome).toBe('ACTIVATED');
   });
 
   it('never gives away more places than the balance: 20 parallel verified sign-ups on a code with 5', async () => {

@@ -3,14 +3,14 @@ import { createIntl, createIntlCache } from '@formatjs/intl';
 import type { IntlShape } from '@formatjs/intl';
 import { messagesFor } from '@velvet/i18n/catalogs';
 import type { MessageId } from '@velvet/i18n/catalogs';
-import type { Locale } from '@velvet/i18n/locales';
+import { CLUB_TIME_ZONE, type Locale } from '@velvet/i18n/locales';
 
 /**
- * Dates in emails ("expires on 29 November 2026") are shown for the club's home time zone:
- * members live across Europe's three time zones, so a date can be a day off only for a
- * link that expires within an hour of midnight.
+ * Dates in emails ("expires on 29 November 2026") are shown for the club's home time zone,
+ * as on the site (ADR 021): members live across Europe's three time zones, so a date can be
+ * a day off only for a link that expires within an hour of midnight.
  */
-export const EMAIL_TIME_ZONE = 'Europe/Berlin';
+export const EMAIL_TIME_ZONE = CLUB_TIME_ZONE;
 
 export interface RenderedEmail {
   subject: string;

@@ -69,7 +69,7 @@ builder.mutationField('adminLogin', (t) =>
     resolve: async (_root, { email, password }, ctx) => {
       await enforceRateLimit(ctx.limiters.adminLoginIp, ctx.requestIp);
       await enforceRateLimit(ctx.limiters.adminLoginEmail, emailKey(email));
-      const result = await loginAdmin({ db: ctx.db, secret: ctx.env.APP_SECRET }, { email, password });
+      const result = await loginAdmin({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now }, { email, password });
       if (!result.ok) {
         ctx.logger.warn({ event: 'admin-login-failed' }, 'admin sign-in refused');
         return { token: null, expiresAt: null, error: 'INVALID_CREDENTIALS' as const };
@@ -85,7 +85,7 @@ builder.mutationField('adminLogout', (t) =>
     description: 'Revokes the session of the Bearer token; false when there was no live session.',
     resolve: async (_root, _args, ctx) => {
       const session = await ctx.adminSession();
-      return session ? revokeAdminSession(ctx.db, session.sessionId) : false;
+      return session ? revokeAdminSession(ctx.db, session.sessionId, ctx.now) : false;
     },
   }),
 );
@@ -106,7 +106,7 @@ builder.mutationField('generateRegistrationLink', (t) =>
     args: { registrationCode: t.arg.string({ required: true }) },
     resolve: async (_root, { registrationCode }, ctx) => {
       await requireAdmin(ctx);
-      return generateRegistrationLink({ db: ctx.db, secret: ctx.env.APP_SECRET, publicUrl: ctx.env.PUBLIC_URL }, registrationCode);
+      return generateRegistrationLink({ db: ctx.db, secret: ctx.env.APP_SECRET, publicUrl: ctx.env.PUBLIC_URL, now: ctx.now }, registrationCode);
     },
   }),
 );

@@ -38,7 +38,7 @@ builder.mutationField('recordConsent', (t) =>
     resolve: async (_root, { input }, ctx) => {
       await enforceRateLimit(ctx.limiters.consentRecords, ctx.requestIp);
       const detected = detectCountry({ headers: ctx.headers, trustedHeader: ctx.env.TRUSTED_COUNTRY_HEADER, logger: ctx.logger });
-      const result = await recordConsent({ db: ctx.db }, input, detected);
+      const result = await recordConsent({ db: ctx.db, now: ctx.now }, input, detected);
       if (!result.ok) throw new GraphQLError(`Invalid ${result.field}.`, { extensions: { code: 'BAD_USER_INPUT', field: result.field } });
       return true;
     },

@@ -32,7 +32,7 @@ builder.mutationField('recordFunnelEvents', (t) =>
     resolve: async (_root, { events }, ctx) => {
       await enforceRateLimit(ctx.limiters.funnelEvents, ctx.requestIp);
       const detected = detectCountry({ headers: ctx.headers, trustedHeader: ctx.env.TRUSTED_COUNTRY_HEADER, logger: ctx.logger });
-      const result = await recordFunnelEvents({ db: ctx.db }, events, detected);
+      const result = await recordFunnelEvents({ db: ctx.db, now: ctx.now }, events, detected);
       if (!result.ok) {
         throw new GraphQLError(`At most ${MAX_FUNNEL_BATCH} events per call.`, { extensions: { code: 'BAD_USER_INPUT', field: 'events' } });
       }

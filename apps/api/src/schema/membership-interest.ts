@@ -28,7 +28,7 @@ builder.mutationField('applyForMembership', (t) =>
     },
     resolve: async (_root, { email, language, country }, ctx) => {
       await enforceRateLimit(ctx.limiters.publicForms, ctx.requestIp);
-      return applyForMembership({ db: ctx.db, logger: ctx.logger }, { email, language, country });
+      return applyForMembership({ db: ctx.db, logger: ctx.logger, now: ctx.now }, { email, language, country });
     },
   }),
 );

@@ -93,7 +93,7 @@ builder.queryField('registrationCodeDetails', (t) =>
     resolve: async (_root, args, ctx) => {
       await enforceRateLimit(ctx.limiters.registrationCodeCheck, ctx.requestIp);
       return checkRegistrationCode(
-        { db: ctx.db, secret: ctx.env.APP_SECRET, referrerBlocklist: ctx.settings.referrerBlocklist },
+        { db: ctx.db, secret: ctx.env.APP_SECRET, referrerBlocklist: ctx.settings.referrerBlocklist, now: ctx.now },
         args,
       );
     },

@@ -5,6 +5,7 @@ import { enforceRateLimit } from '../rate-limit.ts';
 import { activateAccount, registrationStatus } from '../services/activate-account.ts';
 import type { ActivationResult } from '../services/activate-account.ts';
 import type { IssuedWelcomeVoucher } from '../services/member-activation.ts';
+import { issueMemberToken } from '../services/member-identity.ts';
 import { registerMember } from '../services/register-member.ts';
 import type { FieldError, RegisterResult } from '../services/register-member.ts';
 import type { Db } from '../db/connect.ts';
@@ -60,7 +61,10 @@ const RegisterInputRef = builder.inputType('RegisterInput', {
     registrationCode: t.string({ required: true, description: 'The invitation code (trimmed, case-insensitive).' }),
     validityTimestamp: t.string({ required: false, description: 'From a generated registration link.' }),
     slug: t.string({ required: false, description: 'The landing page slug the code was entered on.' }),
-    referrer: t.string({ required: false, description: 'document.referrer of the landing page.' }),
+    referrer: t.string({
+      required: false,
+      description: 'The external referrer the invitation arrived with (document.referrer of its arrival); a blocked one is REFERER_INVALID.',
+    }),
     email: t.string({ required: true, description: 'Trimmed and lower-cased; at most 254 characters.' }),
     gender: t.field({ type: GenderEnum, required: false, description: 'Required for DEFAULT and LEAN.' }),
     firstName: t.string({ required: false, description: '1-50 letters, spaces, apostrophes, hyphens, dots. Required for DEFAULT and LEAN.' }),
@@ -97,6 +101,10 @@ RegisterPayloadRef.implement({
 const ActivationOutcomeEnum = builder.enumType('ActivationOutcome', {
   values: {
     ACTIVATED: { value: 'ACTIVATED', description: 'The account is active; the welcome voucher is in the payload.' },
+    ALREADY_ACTIVE: {
+      value: 'ALREADY_ACTIVE',
+      description: "The member's account was active before this call (the link was used already, or a newer one was): nothing changed.",
+    },
     NOT_FOUND: { value: 'NOT_FOUND', description: 'No such activation link (invalid link).' },
     FAILED: { value: 'FAILED', description: 'The link expired, was already used, was replaced by a newer email, or the account cannot be activated.' },
   } as const,
@@ -123,9 +131,17 @@ ActivateAccountPayloadRef.implement({
   fields: (t) => ({
     outcome: t.field({ type: ActivationOutcomeEnum, resolve: (r) => r.outcome }),
     voucher: t.field({ type: WelcomeVoucherRef, nullable: true, description: 'Set when ACTIVATED.', resolve: (r) => r.voucher }),
-    firstName: t.string({ nullable: true, description: 'Set when ACTIVATED (null when the member gave none).', resolve: (r) => r.firstName }),
-    language: t.string({ nullable: true, description: "The member's language, also for FAILED.", resolve: (r) => r.language }),
-    registrationId: t.string({ nullable: true, description: 'Set for ACTIVATED and FAILED.', resolve: (r) => r.registrationId }),
+    firstName: t.string({ nullable: true, description: 'Set when ACTIVATED or ALREADY_ACTIVE (null when the member gave none).', resolve: (r) => r.firstName }),
+    language: t.string({ nullable: true, description: "The member's language, also for FAILED and ALREADY_ACTIVE.", resolve: (r) => r.language }),
+    registrationId: t.string({ nullable: true, description: 'Set for ACTIVATED, ALREADY_ACTIVE and FAILED.', resolve: (r) => r.registrationId }),
+    memberToken: t.string({
+      nullable: true,
+      description:
+        'Set when ACTIVATED: identifies the new customer for 7 days (spec §9: the web keeps it in the auth cookie and ' +
+        'sends it as `Authorization: Bearer`). Never issued for a link that was already used.',
+      resolve: (r, _args, ctx) =>
+        r.outcome === 'ACTIVATED' && r.registrationId ? issueMemberToken(ctx.env.APP_SECRET, r.registrationId) : null,
+    }),
   }),
 });
 
@@ -160,6 +176,7 @@ builder.mutationField('register', (t) =>
           referrerBlocklist: ctx.settings.referrerBlocklist,
           outboxSignal: ctx.outboxSignal,
           logger: ctx.logger,
+          now: ctx.now,
         },
         input,
       );
@@ -174,7 +191,7 @@ builder.mutationField('activateAccount', (t) =>
     args: { activationId: t.arg.string({ required: true }) },
     resolve: async (_root, { activationId }, ctx) => {
       await enforceRateLimit(ctx.limiters.activateAccount, ctx.requestIp);
-      return activateAccount({ db: ctx.db, events: ctx.events, logger: ctx.logger }, activationId);
+      return activateAccount({ db: ctx.db, events: ctx.events, logger: ctx.logger, now: ctx.now }, activationId);
     },
   }),
 );

@@ -7,6 +7,7 @@ import './admin.ts';
 import './consent.ts';
 import './country.ts';
 import './funnel.ts';
+import './member.ts';
 import './membership-interest.ts';
 import './registration.ts';
 import './registration-code.ts';

@@ -2,6 +2,7 @@ import { SHOPPING_PREFERENCES } from '../db/schema.ts';
 import type { ShoppingPreference } from '../db/schema.ts';
 import { enforceRateLimit } from '../rate-limit.ts';
 import { completeSocialRegistration } from '../services/complete-social-registration.ts';
+import { issueMemberToken } from '../services/member-identity.ts';
 import type { SocialRegistrationResult } from '../services/complete-social-registration.ts';
 import { builder } from './builder.ts';
 import { RegistrationCodeErrorEnum } from './registration-code.ts';
@@ -38,6 +39,10 @@ const CompleteSocialRegistrationInputRef = builder.inputType('CompleteSocialRegi
     registrationCode: t.string({ required: true, description: 'The invitation code (trimmed, case-insensitive).' }),
     validityTimestamp: t.string({ required: false, description: 'From a generated registration link.' }),
     slug: t.string({ required: false, description: 'The landing page slug the code was entered on.' }),
+    referrer: t.string({
+      required: false,
+      description: 'The external referrer the invitation arrived with (document.referrer of its arrival); a blocked one is REFERER_INVALID.',
+    }),
     gender: t.field({ type: GenderEnum, required: false, description: 'Optional.' }),
     firstName: t.string({ required: false, description: "Optional; the provider's first name when absent." }),
     lastName: t.string({ required: false, description: "Optional; the provider's last name when absent." }),
@@ -69,6 +74,12 @@ CompleteSocialRegistrationPayloadRef.implement({
     }),
     voucher: t.field({ type: WelcomeVoucherRef, nullable: true, description: 'Set when ACTIVATED.', resolve: (r) => r.voucher }),
     firstName: t.string({ nullable: true, description: 'Set when ACTIVATED (null when none is known).', resolve: (r) => r.firstName }),
+    memberToken: t.string({
+      nullable: true,
+      description: 'Set when ACTIVATED: identifies the new customer for 7 days (Bearer; the web keeps it in the auth cookie).',
+      resolve: (r, _args, ctx) =>
+        r.outcome === 'ACTIVATED' && r.registrationId ? issueMemberToken(ctx.env.APP_SECRET, r.registrationId) : null,
+    }),
     fieldErrors: t.field({ type: [FieldErrorRef], resolve: (r) => r.fieldErrors }),
     codeErrors: t.field({
       type: [RegistrationCodeErrorEnum],
@@ -96,6 +107,7 @@ builder.mutationField('completeSocialRegistration', (t) =>
           outboxSignal: ctx.outboxSignal,
           events: ctx.events,
           logger: ctx.logger,
+          now: ctx.now,
         },
         input,
       );

@@ -36,7 +36,7 @@ builder.queryField('lobbyToken', (t) =>
     description:
       'The address a lobby token (?token= of /lobby) names, for the lobby page; nothing is read from or written to the database.',
     args: { token: t.arg.string({ required: true }) },
-    resolve: (_root, { token }, ctx) => describeLobbyToken(ctx.env.APP_SECRET, token),
+    resolve: (_root, { token }, ctx) => describeLobbyToken(ctx.env.APP_SECRET, token, ctx.now),
   }),
 );
 
@@ -50,7 +50,7 @@ builder.mutationField('joinWaitlist', (t) =>
     args: { token: t.arg.string({ required: true }), language: t.arg.string({ required: false }) },
     resolve: async (_root, { token, language }, ctx) => {
       await enforceRateLimit(ctx.limiters.publicForms, ctx.requestIp);
-      return joinWaitlist({ db: ctx.db, secret: ctx.env.APP_SECRET, logger: ctx.logger }, { token, language });
+      return joinWaitlist({ db: ctx.db, secret: ctx.env.APP_SECRET, logger: ctx.logger, now: ctx.now }, { token, language });
     },
   }),
 );

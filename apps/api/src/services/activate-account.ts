@@ -15,7 +15,7 @@ import { activatePendingMember } from './member-activation.ts';
 import type { IssuedWelcomeVoucher } from './member-activation.ts';
 import type { RegistrationEvents } from './registration-events.ts';
 
-export type ActivationOutcome = 'ACTIVATED' | 'NOT_FOUND' | 'FAILED';
+export type ActivationOutcome = 'ACTIVATED' | 'ALREADY_ACTIVE' | 'NOT_FOUND' | 'FAILED';
 
 export interface ActivationResult {
   outcome: ActivationOutcome;
@@ -77,6 +77,11 @@ export async function activateAccount(deps: ActivateDeps, activationId: string):
       language: row.language,
       registrationId: found.member_id,
     };
+    // The member is active already (this link was used, or a newer one was): say so, and
+    // the web offers the login, rather than "your attempt failed" (a second click).
+    if (row.status === 'active') {
+      return { ...failed, outcome: 'ALREADY_ACTIVE', firstName: row.first_name || null };
+    }
     if (row.used_at !== null || row.superseded_at !== null) return failed;
     if (Date.parse(row.expires_at) <= now.getTime()) return failed;
     if (row.status !== 'pending') return failed;

@@ -23,6 +23,8 @@ export interface CompleteSocialRegistrationInput {
   registrationCode: string;
   validityTimestamp?: string | null;
   slug?: string | null;
+  /** The external referrer the invitation arrived with (the blocked-referrer rule, as for register). */
+  referrer?: string | null;
   gender?: Gender | null;
   firstName?: string | null;
   lastName?: string | null;
@@ -74,7 +76,7 @@ export async function completeSocialRegistration(
       registrationCode: input.registrationCode,
       validityTimestamp: input.validityTimestamp ?? null,
       slug: input.slug ?? null,
-      referrer: null,
+      referrer: input.referrer ?? null,
       email: claims.email,
       gender: input.gender ?? null,
       firstName: givenOr(input.firstName, claims.firstName),

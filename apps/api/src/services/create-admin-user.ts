@@ -1,5 +1,6 @@
 /** Creates an admin user for the admin pages (CLI). The password is stored as a scrypt hash. */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { ADMIN_PASSWORD_MAX_LENGTH, ADMIN_PASSWORD_MIN_LENGTH } from '@velvet/validation/admin';
 import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
 import { isUniqueViolation } from '../lib/db-errors.ts';
@@ -7,14 +8,12 @@ import { hashPassword } from '../lib/password.ts';
 import { fail, ok } from '../lib/result.ts';
 import type { Result } from '../lib/result.ts';
 
-export const ADMIN_PASSWORD_MIN_LENGTH = 12;
-
 export const createAdminUserInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email('email must be a valid email address')),
   password: z
     .string()
     .min(ADMIN_PASSWORD_MIN_LENGTH, `password must be at least ${ADMIN_PASSWORD_MIN_LENGTH} characters`)
-    .max(1024, 'password is too long')
+    .max(ADMIN_PASSWORD_MAX_LENGTH, 'password is too long')
     .optional(),
 });
 export type CreateAdminUserInput = z.input<typeof createAdminUserInput>;

@@ -7,6 +7,7 @@ import type { RateLimiterOptions, RateLimiters } from '../../src/rate-limit.ts';
 import { createYogaApp } from '../../src/server.ts';
 import type { ApiYoga } from '../../src/server.ts';
 import type { DestinationStream } from 'pino';
+import { onTestFinished } from 'vitest';
 import type { OutboxSignal } from '../../src/mail/outbox-signal.ts';
 import type { RegistrationEvents } from '../../src/services/registration-events.ts';
 
@@ -23,9 +24,32 @@ export const GENEROUS_LIMITS: RateLimiterOptions['rules'] = {
   adminLoginEmail: GENEROUS,
 };
 
+/**
+ * The API's clock in a test (ADR 021): real until a test fixes it, and real again when that
+ * test finishes, so a date rule is asserted at an exact instant, never at "about now".
+ */
+export interface TestClock {
+  (): Date;
+  /** Every operation from now on in this test runs at `instant`. */
+  fix(instant: Date | string): Date;
+}
+
+function testClock(): TestClock {
+  let fixed: Date | null = null;
+  const clock = () => (fixed ? new Date(fixed) : new Date());
+  return Object.assign(clock, {
+    fix(instant: Date | string) {
+      if (!fixed) onTestFinished(() => void (fixed = null));
+      fixed = new Date(instant);
+      return new Date(fixed);
+    },
+  });
+}
+
 export interface TestApi {
   yoga: ApiYoga;
   limiters: RateLimiters;
+  clock: TestClock;
   close(): Promise<void>;
 }
 
@@ -39,6 +63,7 @@ export async function createTestApi(options: {
 }): Promise<TestApi> {
   const limiters = options.limiters ?? createRateLimiters(options.env, { rules: GENEROUS_LIMITS });
   const logger = createLogger(options.env, options.logDestination);
+  const clock = testClock();
   const yoga = await createYogaApp({
     env: options.env,
     db: options.db,
@@ -46,10 +71,12 @@ export async function createTestApi(options: {
     limiters,
     events: options.events,
     outboxSignal: options.outboxSignal,
+    clock,
   });
   return {
     yoga,
     limiters,
+    clock,
     async close() {
       if (!options.limiters) await limiters.close();
     },

@@ -1,0 +1,25 @@
+/** Query.viewer: who the request's member token identifies (spec §6; docs/decisions/022). */
+import type { MemberIdentity } from '../services/member-identity.ts';
+import { builder } from './builder.ts';
+
+const ViewerRef = builder.objectRef<MemberIdentity>('Viewer');
+ViewerRef.implement({
+  description: 'An identified customer (spec §3, §6).',
+  fields: (t) => ({
+    customerId: t.exposeString('customerId', { description: "The customer's id (the registrationId of their registration)." }),
+    saltedHashedCustomerId: t.exposeString('saltedHashedCustomerId', {
+      description: 'The salted hash of the customer id pushed to analytics (spec §3): HMAC-SHA256, hex.',
+    }),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: ViewerRef,
+    nullable: true,
+    description:
+      'The active customer the `Authorization: Bearer` member token identifies — over HTTP, or in graphql-ws ' +
+      "connection_init's headers; null for unidentified customers (no token, an invalid or expired one, or a member no longer active).",
+    resolve: (_root, _args, ctx) => ctx.member(),
+  }),
+);
