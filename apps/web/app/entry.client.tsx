@@ -3,11 +3,14 @@ import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
 import { ignoreCancelledNavigations } from './lib/cancelled-navigations.ts';
 import { reportError, startErrorReporting } from './lib/error-reporting.ts';
+import { sendSessionIdWithRouterRequests } from './lib/page-load.ts';
 
 // Before anything else runs: a superseded navigation's cancelled request is not an error;
 // uncaught errors of this page go to the error reporter (ADR 013).
 ignoreCancelledNavigations();
 startErrorReporting();
+// Every later request of this page load carries its id (ADR 022; page-load.ts says why it wraps fetch).
+sendSessionIdWithRouterRequests();
 
 try {
   startTransition(() => {

@@ -21,18 +21,21 @@ import { expandAcqParams } from './lib/acq-params.ts';
 import { startAnalytics } from './lib/analytics.ts';
 import { consentPage } from './lib/consent.server.ts';
 import { consentModeSnippet } from './lib/consent-shared.ts';
-import { localeContext, requestInfoContext } from './lib/context.ts';
+import { identifiedCustomer } from './lib/auth-cookie.server.ts';
+import { localeContext, pageLoadContext, requestInfoContext } from './lib/context.ts';
 import { ERROR_REPORTING_META } from './lib/error-reporting.ts';
 import { ExperimentsProvider } from './lib/experiments.tsx';
 import { experimentsData } from './lib/experiments.server.ts';
-import { resolveLocale } from './lib/i18n.ts';
+import { lowercasePrefix, resolveLocale } from './lib/i18n.ts';
 import { getIntl } from './lib/intl.ts';
 import { pageMeta } from './lib/meta.ts';
 import { clientMessages } from './lib/messages.server.ts';
 import { useNonce } from './lib/nonce.ts';
+import { SESSION_META } from './lib/page-load.ts';
+import { pageLoadMiddleware } from './lib/page-load.server.ts';
 import { webViewFromRequest } from './lib/web-view.server.ts';
 import { loadAcquisitionDefaults, setRuntimeConfig } from './lib/runtime-config.ts';
-import { promoFor } from './lib/promo.ts';
+import { clubDay } from './lib/club-time.ts';
 import type { RootData } from './lib/root-data.ts';
 import { ErrorScreen } from './components/error-screen.tsx';
 
@@ -41,6 +44,9 @@ const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context
   const url = new URL(request.url);
   const expanded = expandAcqParams(url);
   if (expanded) throw redirect(expanded);
+  // Paths match case-insensitively, prefixes too: /DE/about-us is the German page, at its own address.
+  const lowered = lowercasePrefix(url.pathname);
+  if (lowered) throw redirect(`${lowered}${url.search}`, 301);
   context.set(
     localeContext,
     resolveLocale({
@@ -56,27 +62,31 @@ const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context
   return response;
 };
 
-export const middleware: MiddlewareFunction<Response>[] = [localeMiddleware];
+/** First the page load (its session id and path, ADR 022), then the language. */
+export const middleware: MiddlewareFunction<Response>[] = [pageLoadMiddleware, localeMiddleware];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { locale, prefix } = context.get(localeContext);
   const info = context.get(requestInfoContext);
-  const now = new Date();
+  // The calendar's instant (ADR 021); expiry and caching keep to the real clock.
+  const now = info.calendarNow.getTime();
   return data(
     {
       locale,
       prefix,
       messages: clientMessages(locale),
       publicUrl: info.publicUrl,
-      year: now.getUTCFullYear(),
-      promo: promoFor(now),
+      sessionId: context.get(pageLoadContext).sessionId,
+      year: clubDay(now).year,
+      now,
       runtime: {
         environment: info.environment,
         gtmContainerId: info.gtmContainerId,
         acqBackendGraphqlURL: `${info.publicApiUrl}/graphql`,
       },
       webView: (({ active, returnUrl }) => ({ active, returnUrl }))(webViewFromRequest(request, context)),
-      consent: consentPage(request, context, now),
+      // Consent records expire by the real clock, not the calendar's (ADR 021).
+      consent: consentPage(request, context, new Date(), await identifiedCustomer(request, context)),
       experiments: await experimentsData(request, context),
       errorReporting: info.errors.browserEndpoint ? { endpoint: info.errors.browserEndpoint, environment: info.environment } : null,
     } satisfies RootData,
@@ -118,6 +128,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: consentModeSnippet(cmp) }} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0a0a0a" />
+        {/* This page load's id (ADR 022): the browser sends it back with its requests. */}
+        {root && <meta name={SESSION_META} content={root.sessionId} />}
         {root?.errorReporting && <meta name={ERROR_REPORTING_META} content={root.errorReporting.endpoint} data-environment={root.errorReporting.environment} />}
         <Meta />
         <Links />

@@ -13,11 +13,13 @@ import type { Logger } from 'pino';
 import type { RouterContextProvider, ServerBuild } from 'react-router';
 import type { RequestInfo } from '../app/lib/context.ts';
 import { cmpStatic, entranceRouter } from './entrance.ts';
+import { lastResortErrorPage, malformedPaths } from './error-pages.ts';
 import { ERROR_REPORTS_PATH, createWebErrorReporting, errorReportTunnel } from './error-reports.ts';
 import type { WebErrorReporting } from './error-reports.ts';
 import { createFeatureRelay } from './features.ts';
 import type { FeatureRelay } from './features.ts';
 import { csrfGuard, nonceMiddleware, securityHeaders } from './security.ts';
+import { TEST_NOW_HEADER, calendarClock } from './test-clock.ts';
 
 export interface WebAppOptions {
   env: Env;
@@ -49,6 +51,8 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
   const development = env.NODE_ENV === 'development' && !clientDir;
   app.disable('x-powered-by');
   if (env.TRUST_PROXY) app.set('trust proxy', true);
+  app.use(malformedPaths);
+  if (env.TEST_CLOCK) logger.warn(`TEST_CLOCK is on: requests may set the calendar's date with ${TEST_NOW_HEADER} (tests only, ADR 021)`);
 
   app.use((req, res, next) => {
     const correlationId = req.get('x-correlation-id')?.slice(0, 100) || `web-${randomUUID()}`;
@@ -64,6 +68,8 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     });
     next();
   });
+  /** The calendar's "now" of each request (ADR 021). */
+  app.use(calendarClock(env.TEST_CLOCK));
   /** Spec §7.6: GrowthBook's features endpoint and stream under our own host (before compression, which would hold the stream back). */
   app.use(features.router());
   app.use(compression());
@@ -72,6 +78,7 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     securityHeaders({
       publicUrl: env.PUBLIC_URL,
       publicApiUrl: env.PUBLIC_API_URL,
+      browserGraphqlUrl: env.ACQ_BACKEND_GRAPHQL_URL,
       development,
       tagManagerUrl: env.GTM_CONTAINER_ID ? env.GTM_SCRIPT_URL : undefined,
     }),
@@ -92,7 +99,7 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     res.json({
       environment: env.ACQ_ENVIRONMENT,
       ...(env.GTM_CONTAINER_ID ? { gtmContainerId: env.GTM_CONTAINER_ID } : {}),
-      acqBackendGraphqlURL: `${env.PUBLIC_API_URL}/graphql`,
+      acqBackendGraphqlURL: env.ACQ_BACKEND_GRAPHQL_URL,
     });
   });
 
@@ -125,6 +132,7 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
           nonce: res.locals.nonce as string,
           correlationId: res.locals.correlationId as string,
           clientIp: req.ip,
+          calendarNow: res.locals.calendarNow as Date,
           apiUrl: env.API_URL,
           publicApiUrl: env.PUBLIC_API_URL,
           publicUrl: env.PUBLIC_URL,
@@ -145,6 +153,7 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     errors.report(error, { context: req.path, tags: { handler: 'express' } });
     next(error);
   }) as express.ErrorRequestHandler);
+  app.use(lastResortErrorPage);
   /** Ends what keeps connections open (the features streams), so the server can close. */
   return Object.assign(app, { closeStreams: () => features.close() });
 }

@@ -16,6 +16,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { CONSENT_REVISION } from '../app/lib/consent-shared.ts';
+import { isSessionId } from '../app/lib/page-load.ts';
 
 /** Where the consent script's build lands (vite.cmp.config.ts). */
 export function cmpBuildDir(webRoot: string): string {
@@ -58,6 +59,20 @@ const funnelBody = z.object({
 const RECORD_CONSENT = 'mutation recordConsent($input: RecordConsentInput!) { recordConsent(input: $input) }';
 const RECORD_FUNNEL = 'mutation recordFunnelEvents($events: [FunnelEventInput!]!) { recordFunnelEvents(events: $events) }';
 
+/** The path of the page that sent a request to /entrance: its Referer, when it is one of our own pages. */
+export function pageOf(req: Request, publicOrigin: string): string | undefined {
+  const referer = req.get('referer');
+  if (!referer) return undefined;
+  try {
+    const url = new URL(referer);
+    const own = url.origin === publicOrigin || url.origin === `${req.protocol}://${req.get('host') ?? ''}`;
+    if (!own || url.pathname.startsWith('/entrance')) return undefined;
+    return url.pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 export function entranceRouter({ env, logger }: { env: Env; logger: Logger }): Router {
   const router = express.Router();
   // Beacons arrive as text/plain or application/json; both are JSON here.
@@ -67,8 +82,13 @@ export function entranceRouter({ env, logger }: { env: Env; logger: Logger }): R
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'x-correlation-id': `acq-web-${randomUUID()}`,
-      'x-source-page': '/entrance',
     };
+    // These doors serve a page: the API hears of that page (the Referer's path, our origin only)
+    // and of its page load when the browser sent the id (ADR 022), never of /entrance.
+    const sourcePage = pageOf(req, new URL(env.PUBLIC_URL).origin);
+    if (sourcePage) headers['x-source-page'] = sourcePage;
+    const sessionId = req.get('x-session-id');
+    if (isSessionId(sessionId)) headers['x-session-id'] = sessionId.toLowerCase();
     if (req.ip) headers['x-forwarded-for'] = req.ip;
     const acceptLanguage = req.get('accept-language');
     if (acceptLanguage) headers['accept-language'] = acceptLanguage;

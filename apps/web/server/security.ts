@@ -9,6 +9,8 @@ import helmet from 'helmet';
 export interface SecurityOptions {
   publicUrl: string;
   publicApiUrl: string;
+  /** What /acquisition-defaults.json hands browsers as acqBackendGraphqlURL (spec §7.1); may differ from publicApiUrl. */
+  browserGraphqlUrl?: string | undefined;
   development: boolean;
   /** GTM_SCRIPT_URL when a container is configured: its origin may serve scripts and take connections. */
   tagManagerUrl?: string | undefined;
@@ -19,9 +21,15 @@ export function nonceMiddleware(_req: Request, res: Response, next: NextFunction
   next();
 }
 
-export function securityHeaders({ publicApiUrl, development, publicUrl, tagManagerUrl }: SecurityOptions) {
-  const api = new URL(publicApiUrl);
-  const apiWs = `${api.protocol === 'https:' ? 'wss:' : 'ws:'}//${api.host}`;
+/** An API address as connect-src allows it: its origin over http(s) and over ws(s), for the websocket. */
+export function apiSources(address: string): string[] {
+  const url = new URL(address);
+  return [url.origin, `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`];
+}
+
+export function securityHeaders({ publicApiUrl, browserGraphqlUrl, development, publicUrl, tagManagerUrl }: SecurityOptions) {
+  // The server-rendered address and the acquisition defaults' override: the page may use either.
+  const apis = [...new Set([...apiSources(publicApiUrl), ...(browserGraphqlUrl ? apiSources(browserGraphqlUrl) : [])])];
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.nonce as string}'`;
   // 'strict-dynamic' already trusts what nonce'd scripts add; the origin is for browsers without it, and for connect-src.
   const tagManager = tagManagerUrl ? [new URL(tagManagerUrl).origin] : [];
@@ -35,7 +43,7 @@ export function securityHeaders({ publicApiUrl, development, publicUrl, tagManag
         'style-src': development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         'img-src': ["'self'", 'data:'],
         'font-src': ["'self'"],
-        'connect-src': ["'self'", api.origin, apiWs, ...tagManager, ...(development ? ['ws:'] : [])],
+        'connect-src': ["'self'", ...apis, ...tagManager, ...(development ? ['ws:'] : [])],
         'form-action': ["'self'"],
         'frame-ancestors': ["'none'"],
         'base-uri': ["'self'"],

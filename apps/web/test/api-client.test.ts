@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { RouterContextProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callApi } from '../app/lib/api.server.ts';
-import { requestInfoContext, type ApiFailureReport } from '../app/lib/context.ts';
+import { pageLoadContext, requestInfoContext, type ApiFailureReport } from '../app/lib/context.ts';
 import { getCountryDetails } from '../app/lib/operations.ts';
 import { testRequestExtras } from './support/request-info.ts';
 
@@ -32,8 +32,12 @@ function contextFor(apiUrl: string) {
     consent: { enabled: true, settingsId: 'test', appVersion: '0.0.0', gtmScriptUrl: 'https://www.googletagmanager.com/gtm.js' },
     ...testRequestExtras({ errors: { browserEndpoint: null, report: () => undefined, apiFailure: (failure) => void failures.push(failure) } }),
   });
+  context.set(pageLoadContext, { sessionId: PAGE_LOAD, sourcePage: '/de/about-us' });
   return context;
 }
+
+/** The page load's id, as the root middleware puts it in the context. */
+const PAGE_LOAD = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 
 const request = new Request('http://localhost:3000/de/about-us?x=1', {
   headers: { cookie: 'acq_token=tok123', 'accept-language': 'de-AT', 'cf-ipcountry': 'AT' },
@@ -51,13 +55,27 @@ describe('the web server’s API client', () => {
     const result = await callApi(getCountryDetails, {}, { request, context: contextFor(url) });
     expect(result).toEqual({ ok: true, data: { countryDetails: { country: 'AT' } } });
     expect(seen['x-correlation-id']).toMatch(/^acq-web-[0-9a-f-]{36}$/);
-    expect(seen['x-session-id']).toBe('web-1');
+    expect(seen['x-session-id']).toBe(PAGE_LOAD);
     expect(seen['x-source-page']).toBe('/de/about-us');
     expect(seen.authorization).toBe('Bearer tok123');
     expect(seen['x-forwarded-for']).toBe('203.0.113.9');
     expect(seen['accept-language']).toBe('de-AT');
     expect(seen['cf-ipcountry']).toBe('AT');
     expect(JSON.parse(sent)).toMatchObject({ operationName: 'countryDetails' });
+  });
+
+  it('sends a data request’s page load and page, not its .data path nor the web server’s own correlation id', async () => {
+    let seen: IncomingHttpHeaders = {};
+    const url = await fakeApi((headers, _body, respond) => {
+      seen = headers;
+      respond(200, { data: { countryDetails: { country: 'AT' } } });
+    });
+    const context = contextFor(url);
+    const dataRequest = new Request('http://localhost:3000/de/registration/formstarted.data?rc=A', { headers: { 'x-session-id': PAGE_LOAD } });
+    context.set(pageLoadContext, { sessionId: PAGE_LOAD, sourcePage: '/de/registration/formstarted' });
+    await callApi(getCountryDetails, {}, { request: dataRequest, context });
+    expect(seen['x-session-id']).toBe(PAGE_LOAD);
+    expect(seen['x-source-page']).toBe('/de/registration/formstarted');
   });
 
   it('reports a time-out, an unreachable API, a rate limit and a server error as data', async () => {

@@ -121,6 +121,13 @@ describe('the page side of the consent manager', () => {
     });
   });
 
+  it('says "Identified customer" with the customer id and its salted hash when the auth cookie names one (spec §3, §6)', () => {
+    const customer = { customerId: '0b7f3c9e-6a51-4f0e-9d8c-2f4b1e7a9c01', saltedHashedCustomerId: 'ab'.repeat(32) };
+    const data = consentPage(new Request('https://www.velvetrope.example/fr'), context(), now, customer).cmp?.config.data;
+    expect(data).toMatchObject({ userConnectionStatus: 'Identified customer', ...customer });
+    expect(consentPage(new Request('https://www.velvetrope.example/fr'), context(), now).cmp?.config.data).not.toHaveProperty('customerId');
+  });
+
   it('hides the banner in the app web view when the app passed its consent, and only there', () => {
     const inApp = encodeURIComponent('velvetrope://registered');
     const page = consentPage(new Request(`https://www.velvetrope.example/fr?redirectUrl=${inApp}&appConsent=analytics`), context(), now);
@@ -182,7 +189,7 @@ describe('data-layer events', () => {
     expect(hashed.registrationIdHash).toMatch(/^[0-9a-f]{64}$/);
     const already = 'a'.repeat(64);
     expect(await withoutPersonalData({ event: 'registration_success', registrationIdHash: already })).toEqual({ event: 'registration_success', registrationIdHash: already });
-    const email = await withoutPersonalData({ event: 'email_submitted', flow: 'Anna@Example.test' });
+    const email = await withoutPersonalData({ event: 'email_submitted', flow: 'Anna@Example.test' as never });
     expect(email.flow).toMatch(/^[0-9a-f]{64}$/);
     expect(await withoutPersonalData({ event: 'landing', variant: 'default', hasCode: true })).toEqual({ event: 'landing', variant: 'default', hasCode: true });
   });

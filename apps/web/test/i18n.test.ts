@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSwitchableLocale, langCookie, localizedPath, resolveLocale, splitLocalePath } from '../app/lib/i18n.ts';
+import { encodedPath, isSwitchableLocale, langCookie, localeCookie, localizedPath, lowercasePrefix, readablePath, resolveLocale, splitLocalePath } from '../app/lib/i18n.ts';
 
 describe('language of a request', () => {
   it('takes the prefix of the path first', () => {
@@ -30,6 +30,14 @@ describe('language of a request', () => {
     expect(langCookie('nl', true)).toContain('; Secure');
   });
 
+  it('writes the 365-day locale cookie of spec §9, and a chosen language outranks the last prefixed page', () => {
+    expect(localeCookie('pl', false)).toBe('locale=pl; Max-Age=31536000; Path=/; SameSite=Lax');
+    expect(localeCookie('pl', true)).toBe('locale=pl; Max-Age=31536000; Path=/; SameSite=Lax; Secure');
+    expect(resolveLocale({ pathname: '/', cookieHeader: 'lang=fr; locale=sv', acceptLanguage: 'de' }).locale).toBe('sv');
+    expect(resolveLocale({ pathname: '/', cookieHeader: 'locale=xx; lang=fr', acceptLanguage: 'de' }).locale).toBe('fr');
+    expect(resolveLocale({ pathname: '/de/about-us', cookieHeader: 'locale=sv' }).locale).toBe('de');
+  });
+
   it('switches only to the seven languages that are available', () => {
     expect(isSwitchableLocale('pl')).toBe(true);
     expect(isSwitchableLocale('es')).toBe(false);
@@ -42,5 +50,28 @@ describe('data requests', () => {
     expect(resolveLocale({ pathname: '/de.data' })).toEqual({ locale: 'de', prefix: 'de' });
     expect(resolveLocale({ pathname: '/fr/about-us.data' })).toEqual({ locale: 'fr', prefix: 'fr' });
     expect(splitLocalePath('/_root.data')).toEqual({ prefix: '', rest: '/' });
+  });
+});
+
+describe('paths as people read them and as links carry them', () => {
+  it('reads a path decoded, and leaves one that cannot be decoded as sent', () => {
+    expect(readablePath('/de/%C3%BCber-uns')).toBe('/de/über-uns');
+    expect(readablePath('/de/%ZZ')).toBe('/de/%ZZ');
+    expect(readablePath('/de/vip.data')).toBe('/de/vip');
+  });
+
+  it('encodes each segment once, from either form', () => {
+    expect(encodedPath('/über-uns')).toBe('/%C3%BCber-uns');
+    expect(encodedPath('/%C3%BCber-uns')).toBe('/%C3%BCber-uns');
+    expect(encodedPath('/%')).toBe('/%25');
+    expect(encodedPath('/about-us')).toBe('/about-us');
+  });
+
+  it('lower-cases a language prefix written in capitals, and only that', () => {
+    expect(lowercasePrefix('/DE')).toBe('/de');
+    expect(lowercasePrefix('/Fr/about-us')).toBe('/fr/about-us');
+    expect(lowercasePrefix('/de/about-us')).toBeNull();
+    expect(lowercasePrefix('/ES/x')).toBeNull();
+    expect(lowercasePrefix('/DEA')).toBeNull();
   });
 });

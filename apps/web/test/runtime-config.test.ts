@@ -23,4 +23,10 @@ describe('acquisition defaults', () => {
     }) as typeof fetch;
     expect(await loadAcquisitionDefaults(current, down)).toEqual(current);
   });
+
+  it('keep the server-rendered settings when the file does not come in time', async () => {
+    const hanging = ((_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)))) as typeof fetch;
+    expect(await loadAcquisitionDefaults(current, hanging, 20)).toEqual(current);
+  });
 });

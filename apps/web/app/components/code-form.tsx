@@ -65,9 +65,7 @@ export function CodeForm({
           }}
         />
         <div id={ERROR_ID} aria-live="polite" className="mt-2 min-h-5 text-sm text-alert">
-          {errors.map((id) => (
-            <p key={id}>{t(id)}</p>
-          ))}
+          {errors[0] ? <p>{t(errors[0])}</p> : null}
         </div>
       </div>
       {notice && (

@@ -1,10 +1,53 @@
 import { useIntl } from 'react-intl';
-import { Link } from 'react-router';
+import { Form } from 'react-router';
 import { EXTERNAL_LINKS, SOCIAL_LINKS } from '../lib/external-links.ts';
 import { useFeatureIsOn } from '../lib/experiments.tsx';
+import type { VoucherTerms } from '../lib/landing-variants.ts';
 import { FIGURES } from '../lib/marketing-figures.ts';
-import { useLocalPath, useT } from '../lib/use-root.ts';
+import { useT } from '../lib/use-root.ts';
 import { useWebView } from '../lib/use-web-view.ts';
+import { OnboardingFlow } from './onboarding-flow.tsx';
+
+/** What the landing action answered for the waiting-list form: the field's message ids and the value sent. */
+export interface WaitlistResult {
+  errors: string[];
+  value: string;
+}
+
+const WAITLIST_FIELD = 'waitlist-email';
+
+/**
+ * The join-wait-list block's way in: the visitor's address, then the lobby (its consent text
+ * names that address, spec §2). A plain form, checked by the landing action, so it needs no
+ * script on the landing page's first load.
+ */
+function WaitlistForm({ result }: { result: WaitlistResult | undefined }) {
+  const t = useT();
+  const error = result?.errors[0];
+  return (
+    <Form method="post" noValidate preventScrollReset className="mt-8 space-y-4">
+      <input type="hidden" name="intent" value="waitlist" />
+      <div>
+        <label htmlFor={WAITLIST_FIELD} className="eyebrow block text-stone">{t('registration.email')}</label>
+        <input
+          id={WAITLIST_FIELD}
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          defaultValue={result?.value}
+          className="field-input mt-2"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${WAITLIST_FIELD}-error` : undefined}
+        />
+        <div id={`${WAITLIST_FIELD}-error`} aria-live="polite" className="mt-2 min-h-5 text-sm text-alert">
+          {error ? <p>{t(error)}</p> : null}
+        </div>
+      </div>
+      <button type="submit" className="btn-outline">{t('lobby.join')}</button>
+    </Form>
+  );
+}
 
 function Section({ id, title, children, tone = 'paper' }: { id: string; title: string; children: React.ReactNode; tone?: 'paper' | 'mist' }) {
   return (
@@ -17,10 +60,13 @@ function Section({ id, title, children, tone = 'paper' }: { id: string; title: s
   );
 }
 
-export function LandingSections() {
+/**
+ * The landing page below the hero. `voucher` is the welcome voucher of the visitor's
+ * invitation (its customization), so "Why members stay" promises what the headline does.
+ */
+export function LandingSections({ voucher, waitlist }: { voucher: VoucherTerms; waitlist?: WaitlistResult | undefined }) {
   const t = useT();
   const intl = useIntl();
-  const path = useLocalPath();
   const webView = useWebView();
   // The horizontal onboarding flow ("How it works") is a feature flag (ADR 012).
   const showOnboarding = useFeatureIsOn('show-onboarding', true);
@@ -34,13 +80,15 @@ export function LandingSections() {
     ['figures.rating', { rating: intl.formatNumber(FIGURES.appRating, { minimumFractionDigits: 1 }) }, 'figures.rating.caption', { count: n(FIGURES.appReviews) }],
     ['figures.countries', { count: FIGURES.countries }, 'figures.countries.caption', {}],
   ] as const;
+  const minimum = voucher.minimumOrderValue
+    ? intl.formatNumber(voucher.minimumOrderValue, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 })
+    : null;
   const benefits = [
     ['benefits.discount.title', 'benefits.discount.text'],
-    ['benefits.firstOrder.title', 'benefits.firstOrder.text'],
+    ['benefits.firstOrder.title', minimum ? 'benefits.firstOrder.textMov' : 'benefits.firstOrder.text'],
     ['benefits.shipping.title', 'benefits.shipping.text'],
     ['benefits.free.title', 'benefits.free.text'],
   ] as const;
-  const steps = ['welcome', 'brands', 'confidence', 'account'] as const;
   return (
     <>
       <Section id="figures" title={t('figures.title')}>
@@ -58,26 +106,14 @@ export function LandingSections() {
         <ul className="mt-12 grid gap-10 sm:grid-cols-2 lg:grid-cols-4">
           {benefits.map(([title, text]) => (
             <li key={title}>
-              <h3 className="text-lg font-medium">{t(title, { percent: FIGURES.firstOrderPercent })}</h3>
-              <p className="mt-3 leading-relaxed text-stone">{t(text)}</p>
+              <h3 className="text-lg font-medium">{t(title, { percent: voucher.percent })}</h3>
+              <p className="mt-3 leading-relaxed text-stone">{t(text, minimum ? { minimum } : {})}</p>
             </li>
           ))}
         </ul>
       </Section>
 
-      {showOnboarding && (
-      <Section id="onboarding" title={t('onboarding.title')}>
-        <ol className="mt-12 flex snap-x gap-6 overflow-x-auto pb-4 lg:grid lg:grid-cols-4 lg:overflow-visible">
-          {steps.map((step, index) => (
-            <li key={step} className="min-w-64 snap-start border border-line p-8">
-              <p className="display text-5xl text-stone" aria-hidden="true">{index + 1}</p>
-              <h3 className="mt-6 text-lg font-medium">{t(`onboarding.${step}.title`)}</h3>
-              <p className="mt-3 leading-relaxed text-stone">{t(`onboarding.${step}.text`)}</p>
-            </li>
-          ))}
-        </ol>
-      </Section>
-      )}
+      {showOnboarding && <OnboardingFlow />}
 
       <Section id="faq" title={t('faq.title')} tone="mist">
         <div className="mt-10 divide-y divide-line border-y border-line">
@@ -98,9 +134,7 @@ export function LandingSections() {
           <div className="bg-paper px-6 py-16 sm:px-10">
             <h2 className="display text-3xl">{t('waitlistBlock.title')}</h2>
             <p className="mt-4 leading-relaxed text-stone">{t('waitlistBlock.text')}</p>
-            <p className="mt-8">
-              <Link className="btn-outline" to={path('/membership-interest')}>{t('landing.noCode.cta')}</Link>
-            </p>
+            <WaitlistForm result={waitlist} />
           </div>
           {!webView.active && (
           <div className="bg-paper px-6 py-16 sm:px-10">

@@ -1,23 +1,25 @@
 import { LOCALE_NAMES, LOCALES, type Locale } from '@velvet/i18n/locales';
 import { Link, useLocation } from 'react-router';
-import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, localizedPath, splitLocalePath } from '../lib/i18n.ts';
+import { encodedPath, langCookie, localeCookie, localizedPath, splitLocalePath } from '../lib/i18n.ts';
 import { useRootData, useT } from '../lib/use-root.ts';
 
+/** The visitor's choice: `lang` as every prefixed page sets it, and the 365-day `locale` of a choice (ADR 022). */
 function rememberLanguage(locale: Locale) {
-  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = `${LANG_COOKIE}=${locale}; Max-Age=${LANG_COOKIE_MAX_AGE}; Path=/; SameSite=Lax${secure}`;
+  const secure = window.location.protocol === 'https:';
+  document.cookie = langCookie(locale, secure);
+  document.cookie = localeCookie(locale, secure);
 }
 
 /**
  * Plain links (they work without JavaScript); with JavaScript the router navigates
  * without a reload, keeps the query string and the scroll position, and remembers the
- * choice in the lang cookie.
+ * choice in the lang and locale cookies.
  */
 export function LanguageSelector({ inverse = false }: { inverse?: boolean }) {
   const t = useT();
   const { locale } = useRootData();
   const location = useLocation();
-  const { rest } = splitLocalePath(location.pathname);
+  const rest = encodedPath(splitLocalePath(location.pathname).rest);
   return (
     <nav aria-label={t('footer.language')}>
       <h2 className="eyebrow mb-4">{t('footer.language')}</h2>

@@ -32,7 +32,7 @@ export function MessageScreen({
       <PageIntro eyebrow={eyebrow} title={title} lead={text} inverse={inverse} />
       {children}
       {actions.length > 0 && (
-        <p className="mt-10 flex flex-wrap gap-4">
+        <p className="mt-10 flex flex-col gap-4 sm:flex-row sm:flex-wrap">
           {actions.map((action) =>
             action.external ? (
               <a key={action.to} className={classFor(action.variant)} href={action.to} rel="noopener">

@@ -1,11 +1,11 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
-import { leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
-import { useEffect } from 'react';
+import { GENDERS, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
+import { useState, useSyncExternalStore } from 'react';
 import { useIntl } from 'react-intl';
 import { countryFromTimeZone } from '../lib/country.ts';
 import { Form } from 'react-router';
 import { trackStep } from '../lib/analytics.ts';
-import { validateWith } from '../lib/client-validation.ts';
+import { BACK_BUTTON, validateWith } from '../lib/client-validation.ts';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
 import { useSubmitting } from '../lib/forms.ts';
 import { useT } from '../lib/use-root.ts';
@@ -63,16 +63,15 @@ export function RegistrationForm({
     // The action's schema, in the browser too: errors update as the visitor types, no round trip.
     onValidate: validateWith<Values>(SCHEMAS[step]),
     // Called for a valid submission only: the funnel's "submitting an e-mail" / "submitting step 2".
-    onSubmit: (_event, { submission }) => {
-      if (submission?.status !== 'success') return;
-      if (step === 'lean-2') trackStep({ event: 'step2_submitted' });
-      else trackStep({ event: 'email_submitted', flow: step === 'lean-1' ? 'lean' : 'default', emailHash: submission.value.email });
+    onSubmit: (_event, { submission, formData }) => {
+      if (submission?.status !== 'success' || formData.has(BACK_BUTTON)) return;
+      if (step === 'lean-2') trackStep({ event: 'step2_submitted', flow: 'leanStep2' });
+      else trackStep({ event: 'email_submitted', flow: step === 'lean-1' ? 'leanStep1' : 'default', emailHash: submission.value.email });
     },
   });
-  useBrowserCountry(form, countries, detectCountryInBrowser);
+  const country = useCountryChoice(fields.country, countries, detectCountryInBrowser);
   const asksEmail = step !== 'lean-2';
   const asksNames = step !== 'lean-1';
-  const selected = countries.find((c) => c.isoCode === (fields.country.value ?? defaults.country));
   return (
     <Form method="post" action={action} {...getFormProps(form)} noValidate className="space-y-6">
       <input type="hidden" name="intent" value={step} />
@@ -94,25 +93,51 @@ export function RegistrationForm({
             <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" inputMode="email" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />
             <FieldErrors field={fields.email} />
           </div>
-          <CountryField field={fields.country} countries={countries} />
-          <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={selected} />
+          <CountryField field={fields.country} countries={countries} choice={country} />
+          <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={country.option} />
         </>
       )}
-      <button type="submit" className="btn-primary w-full" disabled={busy}>
-        {t(step === 'one-step' ? 'registration.submit' : 'registration.continue')}
-      </button>
+      {step === 'lean-2' ? (
+        // Back keeps what was typed here (the action saves it in the flow) and returns to step 1.
+        <div className="grid grid-cols-2 gap-4">
+          <button type="submit" name={BACK_BUTTON} value="1" formNoValidate className="btn-outline w-full" disabled={busy}>
+            {t('registration.back')}
+          </button>
+          <button type="submit" className="btn-primary w-full" disabled={busy}>
+            {t('registration.continue')}
+          </button>
+        </div>
+      ) : (
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {t(step === 'one-step' ? 'registration.submit' : 'registration.continue')}
+        </button>
+      )}
     </Form>
   );
 }
 
-/** When the server found no country, try the browser's time zone before the default (spec §9). */
-export function useBrowserCountry(form: { update(options: { name: 'country'; value: string }): void }, countries: CountryOption[], enabled: boolean) {
-  useEffect(() => {
-    if (!enabled) return;
-    const fromTimeZone = countryFromTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
-    if (fromTimeZone && countries.some((c) => c.isoCode === fromTimeZone)) form.update({ name: 'country', value: fromTimeZone });
-  }, [enabled, countries, form]);
+const noSubscription = () => () => {};
+
+/**
+ * The country field's value, derived rather than synced: the visitor's own choice, else the
+ * country of the browser's time zone when the server found none (spec §9's fallback order),
+ * else the server's default. The time zone is read during render (undefined on the server,
+ * so hydration matches; React renders once more with the browser's answer), and nothing is
+ * written back into the form: the select is controlled by this value.
+ */
+export function useCountryChoice(field: FieldMetadata<string>, countries: CountryOption[], detectInBrowser: boolean) {
+  const [chosen, setChosen] = useState<string | undefined>();
+  const fromTimeZone = useSyncExternalStore(
+    noSubscription,
+    () => (detectInBrowser ? countryFromTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone) : undefined),
+    () => undefined,
+  );
+  const offered = (code: string | undefined) => (code && countries.some((c) => c.isoCode === code) ? code : undefined);
+  const value = offered(chosen) ?? offered(fromTimeZone) ?? offered(field.initialValue) ?? countries[0]?.isoCode ?? '';
+  return { value, option: countries.find((c) => c.isoCode === value), choose: setChosen };
 }
+
+export type CountryChoice = ReturnType<typeof useCountryChoice>;
 
 /** Ms/Mrs or Mr (spec §2). */
 export function GenderField({ field }: { field: FieldMetadata<string> }) {
@@ -121,7 +146,7 @@ export function GenderField({ field }: { field: FieldMetadata<string> }) {
     <fieldset aria-describedby={describedBy(field)}>
       <legend className="eyebrow text-stone">{t('registration.gender.legend')}</legend>
       <div className="mt-3 flex gap-8">
-        {(['FEMALE', 'MALE'] as const).map((value) => (
+        {GENDERS.map((value) => (
           <label key={value} className="flex min-h-11 cursor-pointer items-center gap-3">
             <input
               type="radio"
@@ -165,17 +190,26 @@ export function NameFields({ firstName, lastName }: { firstName?: FieldMetadata<
 }
 
 /** The countries the invitation's code offers, by name in the page's language. */
-export function CountryField({ field, countries }: { field: FieldMetadata<string>; countries: CountryOption[] }) {
+export function CountryField({ field, countries, choice }: { field: FieldMetadata<string>; countries: CountryOption[]; choice: CountryChoice }) {
   const t = useT();
   const intl = useIntl();
   const regionNames = new Intl.DisplayNames([intl.locale], { type: 'region' });
+  // Controlled by the derived choice (useCountryChoice), so Conform's defaultValue is left out.
+  const { defaultValue: _defaultValue, key: _key, ...selectProps } = getSelectProps(field);
   const sortedCountries = [...countries].sort((a, b) =>
     (regionNames.of(a.isoCode) ?? a.isoCode).localeCompare(regionNames.of(b.isoCode) ?? b.isoCode, intl.locale),
   );
   return (
     <div>
       <label htmlFor={field.id} className="eyebrow block text-stone">{t('registration.country')}</label>
-      <select {...getSelectProps(field)} autoComplete="country" className="field-input mt-2" aria-describedby={describedBy(field)}>
+      <select
+        {...selectProps}
+        value={choice.value}
+        onChange={(event) => choice.choose(event.currentTarget.value)}
+        autoComplete="country"
+        className="field-input mt-2"
+        aria-describedby={describedBy(field)}
+      >
         {sortedCountries.map((c) => (
           <option key={c.isoCode} value={c.isoCode}>{regionNames.of(c.isoCode) ?? c.isoCode}</option>
         ))}
@@ -185,7 +219,10 @@ export function CountryField({ field, countries }: { field: FieldMetadata<string
   );
 }
 
-/** Newsletter (optional) and the terms and privacy policy in the versions of `country`. */
+/**
+ * Newsletter (optional; its short text as the label, the long one in a disclosure that also
+ * describes the box) and the terms and privacy policy in the versions of `country`.
+ */
 export function ConsentFields({
   newsletter,
   termsAccepted,
@@ -199,10 +236,17 @@ export function ConsentFields({
   const intl = useIntl();
   return (
     <div className="space-y-4 text-sm leading-relaxed">
-      <label className="flex cursor-pointer gap-3">
-        <input {...getInputProps(newsletter, { type: 'checkbox' })} className="mt-0.5 size-5 shrink-0 accent-ink" />
-        <span>{t('registration.newsletter')}</span>
-      </label>
+      {/* The newsletter's short text labels the box; the long one describes it and opens below it (spec §3). */}
+      <div>
+        <label className="flex cursor-pointer gap-3">
+          <input {...getInputProps(newsletter, { type: 'checkbox' })} className="mt-0.5 size-5 shrink-0 accent-ink" aria-describedby={`${newsletter.id}-long`} />
+          <span>{t('registration.newsletter')}</span>
+        </label>
+        <details className="mt-1 pl-8 text-stone">
+          <summary className="cursor-pointer py-2 text-ink underline decoration-1 underline-offset-4">{t('registration.newsletterMore')}</summary>
+          <p id={`${newsletter.id}-long`} className="mt-1">{t('registration.newsletterLong')}</p>
+        </details>
+      </div>
       <div>
         <label className="flex cursor-pointer gap-3">
           <input {...getInputProps(termsAccepted, { type: 'checkbox' })} className="mt-0.5 size-5 shrink-0 accent-ink" aria-describedby={describedBy(termsAccepted)} />

@@ -1,6 +1,7 @@
 import { Form, Link } from 'react-router';
 import type { SocialButton } from '../lib/social-registration.ts';
 import { useT } from '../lib/use-root.ts';
+import { ButtonLabel } from './button-label.tsx';
 
 const SOON = ['phone', 'google', 'facebook', 'apple'] as const;
 
@@ -17,6 +18,10 @@ export interface SocialSignup {
  * "Continue with email" starts the registration; the configured social provider, if any, is
  * a plain link to its sign-in (a full page load: it leaves the site); the other providers
  * answer "Coming soon" (a GET form, so it works without JavaScript too).
+ *
+ * One column of full-width buttons, as tall as the tallest: the card is narrow on phones, in
+ * the double-column hero and in the only-mobile frame, and "Continue with …" labels are long
+ * in most of the seven languages; side by side they wrapped into three or four lines.
  */
 export function SignupOptions({
   emailHref,
@@ -41,11 +46,11 @@ export function SignupOptions({
   const socialLink = (className: string) =>
     social && (
       <a key="social" className={className} href={social.href}>
-        {t(`signup.${social.button}`)}
+        <ButtonLabel>{t(`signup.${social.button}`)}</ButtonLabel>
       </a>
     );
   return (
-    <div className="space-y-4">
+    <div className="space-y-4" data-testid="signup-options">
       {socialFirst && socialLink('btn-primary w-full')}
       <Link
         className={socialFirst ? 'btn-outline w-full' : 'btn-primary w-full'}
@@ -58,19 +63,19 @@ export function SignupOptions({
           onEmail();
         }}
       >
-        {t('signup.email')}
+        <ButtonLabel>{t('signup.email')}</ButtonLabel>
       </Link>
       <p className="eyebrow text-center text-stone" aria-hidden="true">{t('signup.or')}</p>
-      <Form method="get" preventScrollReset className="grid grid-cols-2 gap-3">
+      <Form method="get" preventScrollReset className="grid auto-rows-fr gap-3">
         {Object.entries(hidden).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
         {SOON.map((provider) =>
           social?.button === provider ? (
-            !socialFirst && socialLink('btn-outline px-3 text-xs')
+            !socialFirst && socialLink('btn-outline')
           ) : (
-            <button key={provider} type="submit" name="signup" value={provider} className="btn-outline px-3 text-xs">
-              {t(`signup.${provider}`)}
+            <button key={provider} type="submit" name="signup" value={provider} className="btn-outline">
+              <ButtonLabel>{t(`signup.${provider}`)}</ButtonLabel>
             </button>
           ),
         )}

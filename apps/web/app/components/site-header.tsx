@@ -1,9 +1,13 @@
 import { Link } from 'react-router';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
+import { nextCountdownChange } from '../lib/countdown.ts';
 import { useFeatureIsOn, useFeatureValue } from '../lib/experiments.tsx';
+import { useLiveNow } from '../lib/live-now.ts';
+import { promoAt } from '../lib/promo.ts';
 import { useLocalPath, useRootData, useT } from '../lib/use-root.ts';
 import { useWebView } from '../lib/use-web-view.ts';
 import { Logo } from './logo.tsx';
+import { PromoCountdown } from './promo-countdown.tsx';
 
 export function SkipLink() {
   const t = useT();
@@ -28,14 +32,39 @@ function StandingPromise() {
   return <>{t(TOP_BANNER_COPY[copy] ?? 'banner.top')}</>;
 }
 
-/** The thin black line above everything: the standing promise, or this week's promotion (unless the promo-banner flag is off). */
+/** When the banner looks again: the countdown's next tick, or the next promotion's start or end. */
+function nextBannerChange(now: number): number {
+  const { current, changesAt } = promoAt(now);
+  return current ? Math.min(changesAt, nextCountdownChange(now, current.endsAt)) : changesAt;
+}
+const never = () => null;
+
+/**
+ * The thin black line above everything: the promotion of the club's calendar with its live
+ * countdown (ADR 021) — moving on by itself when one ends or the next begins — or, between
+ * promotions and when the promo-banner flag is off, the standing promise.
+ */
 function TopBanner() {
   const t = useT();
-  const { promo } = useRootData();
+  const { now: serverNow } = useRootData();
   const promoOn = useFeatureIsOn('promo-banner', true);
+  const now = useLiveNow(serverNow, promoOn ? nextBannerChange : never);
+  const { current } = promoOn ? promoAt(now) : { current: null };
   return (
     <div className="bg-ink px-6 py-2 text-center text-xs tracking-[0.14em] text-paper uppercase" data-testid="top-banner">
-      {promo && promoOn ? t(`promo.${promo}`) : <StandingPromise />}
+      {current ? (
+        <>
+          <span data-testid="promo">{t(`promo.${current.promo}`)}</span>
+          <span aria-hidden="true" className="mx-3 hidden text-paper/50 sm:inline">
+            —
+          </span>
+          <span className="mt-1 block text-paper/80 sm:mt-0 sm:inline">
+            <PromoCountdown remaining={current.endsAt - now} />
+          </span>
+        </>
+      ) : (
+        <StandingPromise />
+      )}
     </div>
   );
 }

@@ -1,19 +1,33 @@
 import { Outlet } from 'react-router';
+import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteFooter } from '../components/site-footer.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
 
 /** Black ground with fine inclined lines: the club's door for applications and refusals. */
-export default function BlackInclinedLinesLayout() {
+function Frame({ children }: { children: React.ReactNode }) {
   return (
     <>
       <SkipLink />
       <div className="inclined-lines flex min-h-screen flex-col bg-ink text-paper">
         <SiteHeader inverse />
         <main id="main" className="mx-auto flex w-full max-w-2xl flex-1 flex-col justify-center px-6 py-20 sm:py-28">
-          <Outlet />
+          {children}
         </main>
       </div>
       <SiteFooter />
     </>
   );
+}
+
+export default function BlackInclinedLinesLayout() {
+  return (
+    <Frame>
+      <Outlet />
+    </Frame>
+  );
+}
+
+/** A page of this layout that failed (a 404 from its checks, an unexpected error) keeps the frame. */
+export function ErrorBoundary() {
+  return <Frame><RouteErrorContent inverse /></Frame>;
 }

@@ -1,16 +1,41 @@
-import { Outlet } from 'react-router';
+import { Outlet, useMatches } from 'react-router';
+import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteFooter } from '../components/site-footer.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
+import { isOnlyMobileLanding } from '../lib/landing-variants.ts';
+
+/**
+ * The landing page's frame. In the only-mobile landing layout (`/app`) the whole page —
+ * banner, header, content, footer — is a phone screen, whatever the window's width: a
+ * phone-width column on a quiet ground, where every breakpoint stays at its phone value
+ * (`.phone-frame`, app.css; ADR 024). The wrappers are always there, so a navigation between
+ * layouts changes classes only and never remounts the page.
+ */
+function Frame({ children }: { children: React.ReactNode }) {
+  const phone = useMatches().some((match) => isOnlyMobileLanding(match.loaderData));
+  return (
+    <div className={phone ? 'min-h-screen bg-mist' : undefined}>
+      <div className={phone ? 'phone-frame mx-auto min-h-screen max-w-[27rem] bg-paper shadow-[0_0_0_1px_var(--color-line)]' : undefined} data-testid="page-frame">
+        <SkipLink />
+        <SiteHeader banner />
+        <main id="main">
+          {children}
+        </main>
+        <SiteFooter />
+      </div>
+    </div>
+  );
+}
 
 export default function DefaultLayout() {
   return (
-    <>
-      <SkipLink />
-      <SiteHeader banner />
-      <main id="main">
-        <Outlet />
-      </main>
-      <SiteFooter />
-    </>
+    <Frame>
+      <Outlet />
+    </Frame>
   );
+}
+
+/** A page of this layout that failed (a 404 from its checks, an unexpected error) keeps the frame. */
+export function ErrorBoundary() {
+  return <Frame><div className="mx-auto max-w-3xl px-6 py-20 sm:py-28"><RouteErrorContent /></div></Frame>;
 }

@@ -1,16 +1,30 @@
 import { Outlet } from 'react-router';
+import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
 
-export default function NoFooterLayout() {
+function Frame({ children }: { children: React.ReactNode }) {
   return (
     <>
       <SkipLink />
       <div className="flex min-h-screen flex-col">
         <SiteHeader />
         <main id="main" className="mx-auto flex w-full max-w-2xl flex-1 flex-col justify-center px-6 py-20">
-          <Outlet />
+          {children}
         </main>
       </div>
     </>
   );
+}
+
+export default function NoFooterLayout() {
+  return (
+    <Frame>
+      <Outlet />
+    </Frame>
+  );
+}
+
+/** A page of this layout that failed (a 404 from its checks, an unexpected error) keeps the frame. */
+export function ErrorBoundary() {
+  return <Frame><RouteErrorContent /></Frame>;
 }

@@ -11,17 +11,22 @@
  */
 import { isTrackedEventName } from '@velvet/validation/funnel';
 import { consentState, startConsent, subscribeConsent } from './consent.ts';
+import type { RegistrationFlow } from './landing-variants.ts';
 import { sendFunnelEvent } from './funnel.ts';
 import { whenRuntimeConfig } from './runtime-config.ts';
 import { assertTagManagerId, loadTagManager } from './tag-manager.ts';
 
+/** The flow of a second step (spec §3): the lean flow's names, or the social sign-up's second step. */
+export type SecondStepFlow = Extract<RegistrationFlow, 'leanStep2' | 'socialRegistration'>;
+
+/** The steps of spec §4, in its order; `flow` carries the registration flow value of spec §3. */
 export type FunnelEvent =
   | { event: 'landing'; variant: string; hasCode: boolean }
   | { event: 'code_entered' }
   | { event: 'code_submitted' }
-  | { event: 'email_submitted'; flow: string; emailHash?: string }
-  | { event: 'step2_landed' }
-  | { event: 'step2_submitted' }
+  | { event: 'email_submitted'; flow: Exclude<RegistrationFlow, 'leanStep2'>; emailHash?: string }
+  | { event: 'step2_landed'; flow: SecondStepFlow }
+  | { event: 'step2_submitted'; flow: SecondStepFlow }
   | { event: 'welcome_landed' }
   | { event: 'activate_account_landed' }
   | { event: 'registration_success'; registrationIdHash?: string }

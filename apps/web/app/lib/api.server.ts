@@ -4,14 +4,15 @@
  * 30-second time-out. Failures come back as data the pages can translate: generic,
  * connection, time-out, or rate-limited.
  */
-import { randomUUID } from 'node:crypto';
 import type { RouterContextProvider } from 'react-router';
+import { AUTH_COOKIE } from './auth-cookie.server.ts';
 import { readCookie } from './i18n.ts';
-import { requestInfoContext } from './context.ts';
+import { pageLoadContext, requestInfoContext, type PageLoadInfo } from './context.ts';
 import type { Operation } from './operations.ts';
+import { correlationId } from './page-load.ts';
+import { pageLoadOf } from './page-load.server.ts';
 
 export const GRAPHQL_TIMEOUT_MS = 30_000;
-export const AUTH_COOKIE = 'acq_token';
 
 export type ApiFailure =
   | { kind: 'generic' }
@@ -34,18 +35,28 @@ export interface ApiCallOptions {
   token?: string | undefined;
 }
 
+/** The request's page load (set by the root middleware for every page request). */
+function pageLoad(request: Request, context: Readonly<RouterContextProvider>): PageLoadInfo {
+  try {
+    return context.get(pageLoadContext);
+  } catch {
+    return pageLoadOf(request);
+  }
+}
+
 export async function callApi<TData, TVariables>(
   op: Operation<TData, TVariables>,
   variables: TVariables,
   { request, context, timeoutMs = GRAPHQL_TIMEOUT_MS, token: explicitToken }: ApiCallOptions,
 ): Promise<ApiResult<TData>> {
   const info = context.get(requestInfoContext);
+  const page = pageLoad(request, context);
   const headers = new Headers({
     'content-type': 'application/json',
     accept: 'application/graphql-response+json, application/json',
-    'x-correlation-id': `acq-web-${randomUUID()}`,
-    'x-session-id': request.headers.get('x-session-id') ?? info.correlationId,
-    'x-source-page': new URL(request.url).pathname,
+    'x-correlation-id': correlationId(),
+    'x-session-id': page.sessionId,
+    'x-source-page': page.sourcePage,
   });
   const forwarded = ['accept-language', 'user-agent', info.trustedCountryHeader].filter(
     (name): name is string => Boolean(name),
@@ -61,7 +72,7 @@ export async function callApi<TData, TVariables>(
   /** The application-level hook for GraphQL and network errors (spec §8): every failure passes here. */
   const failed = (error: ApiFailure, status?: number, codes?: string[]): ApiResult<TData> => {
     try {
-      info.errors.apiFailure({ operation: op.name, kind: error.kind, status, codes, variables, page: new URL(request.url).pathname });
+      info.errors.apiFailure({ operation: op.name, kind: error.kind, status, codes, variables, page: page.sourcePage });
     } catch {
       // reporting never breaks a page
     }

@@ -6,8 +6,18 @@
  */
 import type { Submission } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import type { ZodType } from 'zod';
+import { z, type ZodType } from 'zod';
+
+/** A submit button with this name leaves the step without checking it (lean step 2's Back). */
+export const BACK_BUTTON = 'back';
+
+const anything = z.object({}).loose();
 
 export function validateWith<Values extends object>(schema: ZodType) {
-  return ({ formData }: { formData: FormData }) => parseWithZod(formData, { schema }) as unknown as Submission<Values, string[], Values>;
+  return ({ formData, submitter }: { formData: FormData; submitter?: HTMLElement | null }) =>
+    parseWithZod(formData, { schema: (submitter as HTMLButtonElement | null | undefined)?.name === BACK_BUTTON ? anything : schema }) as unknown as Submission<
+      Values,
+      string[],
+      Values
+    >;
 }

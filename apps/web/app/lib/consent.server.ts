@@ -5,6 +5,7 @@
  */
 import { type Country, DEFAULT_COUNTRY, supportedCountry } from '@velvet/i18n/locales';
 import type { RouterContextProvider } from 'react-router';
+import type { IdentifiedCustomer } from './auth-cookie.server.ts';
 import { localeContext, requestInfoContext } from './context.ts';
 import { countryFromHostname } from './country.ts';
 import { CMP_SCRIPT_PATH, type CmpPageConfig, type OptionalCategory, cacheBuster } from './consent-shared.ts';
@@ -54,7 +55,16 @@ export function applicationCountry(request: Request, trustedHeader: string | und
   return countryFromHostname(new URL(request.url).hostname) ?? DEFAULT_COUNTRY;
 }
 
-export function consentPage(request: Request, context: Readonly<RouterContextProvider>, now: Date = new Date()): ConsentPage {
+/**
+ * `customer`: the customer the auth cookie identifies (ADR 022); the data then says
+ * "Identified customer" with the customer id and its salted hash (spec §3, §6).
+ */
+export function consentPage(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  now: Date = new Date(),
+  customer: IdentifiedCustomer | null = null,
+): ConsentPage {
   const info = context.get(requestInfoContext);
   const { locale } = context.get(localeContext);
   const url = new URL(request.url);
@@ -76,7 +86,13 @@ export function consentPage(request: Request, context: Readonly<RouterContextPro
           language: locale.toUpperCase(),
           applicationVersion: info.consent.appVersion,
           environment: webView ? 'APP_webview' : 'WEB_browser',
-          userConnectionStatus: 'Unidentified customer',
+          ...(customer
+            ? {
+                userConnectionStatus: 'Identified customer' as const,
+                customerId: customer.customerId,
+                saltedHashedCustomerId: customer.saltedHashedCustomerId,
+              }
+            : { userConnectionStatus: 'Unidentified customer' as const }),
           optInTrackingConsent: appConsent ? appConsent.includes('analytics') : true,
           settingsId: info.consent.settingsId,
           scriptAddress: `${info.publicUrl}${scriptUrl}`,

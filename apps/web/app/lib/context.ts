@@ -10,6 +10,12 @@ export interface RequestInfo {
   /** Correlation id of the incoming request, also sent to the API. */
   correlationId: string;
   clientIp: string | undefined;
+  /**
+   * The instant the page's calendar shows — promotions and their countdown, the footer's year
+   * (ADR 021): the request's arrival, or its X-Test-Now header when TEST_CLOCK allows one.
+   * Never for expiry: tokens, links and cookies keep to the real clock.
+   */
+  calendarNow: Date;
   /** Where the web server reaches the API. */
   apiUrl: string;
   /** Where browsers reach the API. */
@@ -57,3 +63,13 @@ export interface LocaleInfo {
 }
 
 export const localeContext = createContext<LocaleInfo>();
+
+/** This request's page load (ADR 022): its session id and the page's path, for the API's headers. */
+export interface PageLoadInfo {
+  /** X-Session-ID: minted for a document request, sent back by the browser on its `.data` requests. */
+  sessionId: string;
+  /** X-Source-Page: the page's path as the visitor sees it (never `….data`). */
+  sourcePage: string;
+}
+
+export const pageLoadContext = createContext<PageLoadInfo>();

@@ -11,6 +11,7 @@ import { LANDING_SLUG_PATTERN, MAX_FUNNEL_BATCH } from '@velvet/validation/funne
 import { LANDING_SLUGS } from '../screens.ts';
 import { FUNNEL_PATH } from './consent-shared.ts';
 import { consentState } from './consent.ts';
+import { uuid } from './page-load.ts';
 
 export interface FunnelBeaconEvent {
   name: string;
@@ -29,15 +30,6 @@ export interface FunnelBeacon {
 
 const FLUSH_AFTER_MS = 1000;
 const FLUSH_AT = 20;
-
-function randomId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 let sessionId: string | undefined;
 let queue: FunnelBeaconEvent[] = [];
@@ -70,7 +62,7 @@ export function funnelEventFor(name: string, variant: string | undefined, url: U
 
 export function sendFunnelEvent(name: string, variant?: string): void {
   if (typeof window === 'undefined') return;
-  sessionId ??= randomId();
+  sessionId ??= uuid();
   if (!listening) {
     listening = true;
     window.addEventListener('pagehide', flushFunnel);

@@ -1,6 +1,11 @@
-/** One cached FormatJS instance per language, for meta functions, loaders and components. */
+/**
+ * One cached FormatJS instance per language, for meta functions, loaders and components. Dates
+ * are shown in the club's time zone (ADR 021), as in emails: the server and every visitor's
+ * browser print the same day ("Valid until 9 December 2026"), so the page hydrates without a
+ * mismatch whatever the server's or the visitor's own time zone.
+ */
 import { createIntl, createIntlCache, type IntlShape } from 'react-intl';
-import type { Locale } from '@velvet/i18n/locales';
+import { CLUB_TIME_ZONE, type Locale } from '@velvet/i18n/locales';
 
 const cache = createIntlCache();
 const instances = new Map<string, IntlShape>();
@@ -8,7 +13,7 @@ const instances = new Map<string, IntlShape>();
 export function getIntl(locale: Locale, messages: Record<string, string>): IntlShape {
   const existing = instances.get(locale);
   if (existing && existing.messages === messages) return existing;
-  const intl = createIntl({ locale, messages, defaultLocale: 'en', onError: reportIntlError }, cache);
+  const intl = createIntl({ locale, messages, timeZone: CLUB_TIME_ZONE, defaultLocale: 'en', onError: reportIntlError }, cache);
   instances.set(locale, intl);
   return intl;
 }

@@ -2,10 +2,15 @@
  * Live registration status over graphql-ws (spec §7.5, §9): lazy connection, up to five
  * retries with exponential back-off from 1 s plus jitter; the close codes the spec lists
  * end the attempts. When websockets are blocked, the caller falls back to polling.
+ *
+ * A browser cannot set headers on a websocket, so connection_init's payload carries them
+ * (spec §7.5 "Bearer auth in connection-init headers"): the Bearer token when the visitor has
+ * one, and the page load's X-Session-ID, X-Source-Page and a fresh X-Correlation-ID (§7.2).
  */
 import type { Client } from 'graphql-ws';
 import { reportApiFailure } from './error-reporting.ts';
 import { REGISTRATION_STATUS_SUBSCRIPTION, type RegistrationStatus } from './operations.ts';
+import { CORRELATION_HEADER, SESSION_HEADER, SOURCE_PAGE_HEADER, correlationId, pageLoadSessionId } from './page-load.ts';
 
 export const WS_RETRY_ATTEMPTS = 5;
 /** Close codes after which reconnecting cannot help. */
@@ -26,13 +31,40 @@ export function websocketUrl(graphqlUrl: string): string {
   return url.toString();
 }
 
+export interface ConnectionIds {
+  /** A member token (ADR 022), when the visitor is identified. */
+  token: string | null;
+  sessionId: string | null;
+  /** The page's path as the visitor sees it. */
+  sourcePage: string;
+}
+
+/** connection_init's payload: `{ headers }` as the API reads them (apps/api/src/server.ts). */
+export function connectionParams({ token, sessionId, sourcePage }: ConnectionIds): { headers: Record<string, string> } {
+  return {
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      [CORRELATION_HEADER]: correlationId(),
+      ...(sessionId ? { [SESSION_HEADER]: sessionId } : {}),
+      [SOURCE_PAGE_HEADER]: sourcePage,
+    },
+  };
+}
+
+export interface WatchOptions {
+  /** The GraphQL address, once the acquisition defaults were read (spec §7.1): no socket opens before. */
+  graphqlUrl: () => Promise<string>;
+  /** A member token for connection_init, when the visitor has one; asked at every (re)connection. */
+  token: () => string | null;
+}
+
 /**
  * Calls `onStatus` for every status the server sends; `onUnavailable` once when the
  * socket cannot be used. Returns a function that stops listening.
  */
 export function watchRegistrationStatus(
-  graphqlUrl: string,
   registrationId: string,
+  { graphqlUrl, token }: WatchOptions,
   onStatus: (status: RegistrationStatus) => void,
   onUnavailable: () => void,
 ): () => void {
@@ -47,7 +79,8 @@ export function watchRegistrationStatus(
     .then(({ createClient }) => {
       if (stopped) return;
       client = createClient({
-        url: websocketUrl(graphqlUrl),
+        url: async () => websocketUrl(await graphqlUrl()),
+        connectionParams: () => connectionParams({ token: token(), sessionId: pageLoadSessionId(), sourcePage: window.location.pathname }),
         lazy: true,
         retryAttempts: WS_RETRY_ATTEMPTS,
         retryWait: (retries) => new Promise((resolve) => setTimeout(resolve, retryDelay(retries))),

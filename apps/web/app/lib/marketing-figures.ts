@@ -1,4 +1,7 @@
-/** The club's marketing figures (spec §1), in one place so copy and tests agree. */
+/**
+ * The club's marketing figures (spec §1), in one place so copy and tests agree. The first
+ * order's 10 percent is the default welcome voucher: landing-variants.ts `voucherFor`.
+ */
 export const FIGURES = {
   maxDiscountPercent: 75,
   labels: 3000,
@@ -8,5 +11,4 @@ export const FIGURES = {
   appRating: 4.8,
   appReviews: 500_000,
   countries: 28,
-  firstOrderPercent: 10,
 } as const;

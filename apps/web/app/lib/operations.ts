@@ -98,18 +98,20 @@ export interface WelcomeVoucher {
 }
 
 export interface ActivateAccountPayload {
-  outcome: 'ACTIVATED' | 'NOT_FOUND' | 'FAILED';
+  outcome: 'ACTIVATED' | 'ALREADY_ACTIVE' | 'NOT_FOUND' | 'FAILED';
   voucher: WelcomeVoucher | null;
   firstName: string | null;
   language: string | null;
   registrationId: string | null;
+  /** Set when ACTIVATED: the member token the auth cookie keeps (ADR 022). */
+  memberToken: string | null;
 }
 
 export const activateAccount = operation<{ activateAccount: ActivateAccountPayload }, { activationId: string }>(
   'activateAccount',
   /* GraphQL */ `mutation activateAccount($activationId: String!) {
   activateAccount(activationId: $activationId) {
-    outcome firstName language registrationId
+    outcome firstName language registrationId memberToken
     voucher { percent minimumOrderValue currency validUntil code }
   }
 }`,
@@ -191,6 +193,8 @@ export interface CompleteSocialRegistrationInput {
   registrationCode: string;
   validityTimestamp?: string | null;
   slug?: string | null;
+  /** The external referrer the invitation arrived with. */
+  referrer?: string | null;
   gender?: Gender | null;
   firstName?: string | null;
   lastName?: string | null;
@@ -208,6 +212,8 @@ export interface CompleteSocialRegistrationPayload {
   registrationId: string | null;
   voucher: WelcomeVoucher | null;
   firstName: string | null;
+  /** Set when ACTIVATED: the member token the auth cookie keeps (ADR 022). */
+  memberToken: string | null;
   fieldErrors: { field: string; code: string }[];
   codeErrors: RegistrationCodeError[];
   tokenError: 'MISSING' | 'INVALID' | 'EXPIRED' | 'NO_EMAIL' | null;
@@ -220,7 +226,7 @@ export const completeSocialRegistration = operation<
   'completeSocialRegistration',
   /* GraphQL */ `mutation completeSocialRegistration($input: CompleteSocialRegistrationInput!) {
   completeSocialRegistration(input: $input) {
-    outcome registrationId firstName
+    outcome registrationId firstName memberToken
     voucher { percent minimumOrderValue currency validUntil code }
     fieldErrors { field code }
     codeErrors

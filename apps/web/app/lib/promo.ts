@@ -1,25 +1,69 @@
 /**
- * The seasonal promotion banner (Black Week, Black Friday, Cyber Monday), decided on the
- * server from the date so the banner is in the first paint and never shifts the layout.
- * Black Friday is the day after the fourth Thursday of November; Black Week runs from the
- * Monday before it to the Sunday after; Cyber Monday is the Monday after.
+ * The seasonal promotions as the club lives them (ADR 021): Black Week runs from the Monday
+ * before Black Friday to the Sunday after it, Black Friday — the day after the fourth Thursday
+ * of November — takes the banner on its own day, and Cyber Monday follows Black Week. Days are
+ * the club's (Europe/Berlin): a promotion ends at midnight in Berlin, the same instant for every
+ * member in the 28 countries. Pure: the caller supplies the instant (the server's clock, a
+ * test's injected one, or the browser's ticking on from the server's).
  */
-export type Promo = 'blackFriday' | 'blackWeek' | 'cyberMonday';
+import { type CalendarDay, addDays, startOfClubDay, weekday } from './club-time.ts';
 
-const DAY = 86_400_000;
+export type Promo = 'blackWeek' | 'blackFriday' | 'cyberMonday';
 
-export function blackFriday(year: number): Date {
-  const novemberFirst = new Date(Date.UTC(year, 10, 1));
-  const firstThursday = 1 + ((4 - novemberFirst.getUTCDay() + 7) % 7);
-  return new Date(Date.UTC(year, 10, firstThursday + 21 + 1));
+/** One stretch of the banner: `promo` is shown from `from` until `until`; the promotion itself ends at `endsAt`. */
+export interface PromoStretch {
+  promo: Promo;
+  from: number;
+  until: number;
+  /** When the named promotion ends: the countdown's zero (Black Week's stretch before Black Friday ends with the week). */
+  endsAt: number;
 }
 
-export function promoFor(now: Date): Promo | null {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const friday = blackFriday(now.getUTCFullYear()).getTime();
-  const offset = Math.round((today - friday) / DAY);
-  if (offset === 0) return 'blackFriday';
-  if (offset === 3) return 'cyberMonday';
-  if (offset >= -4 && offset <= 2) return 'blackWeek';
-  return null;
+export interface PromoState {
+  /** The promotion the banner shows at the instant, or null between seasons. */
+  current: { promo: Promo; endsAt: number } | null;
+  /** When the banner shows something else: the end of this stretch, or the start of the next promotion. */
+  changesAt: number;
+  /** What the banner shows next: the promotion of the next stretch (after Cyber Monday, next year's Black Week). */
+  next: { promo: Promo; startsAt: number };
+}
+
+/** Black Friday of `year`: the day after the fourth Thursday of November. */
+export function blackFriday(year: number): CalendarDay {
+  const firstThursday = 1 + ((4 - weekday({ year, month: 11, day: 1 }) + 7) % 7);
+  return { year, month: 11, day: firstThursday + 21 + 1 };
+}
+
+/** The season of `year`, in order, as instants (each stretch starts and ends at a Berlin midnight). */
+export function promoSeason(year: number): PromoStretch[] {
+  const friday = blackFriday(year);
+  const at = (days: number) => startOfClubDay(addDays(friday, days));
+  const weekEnds = at(3); // Sunday after Black Friday, 24:00
+  return [
+    { promo: 'blackWeek', from: at(-4), until: at(0), endsAt: weekEnds },
+    { promo: 'blackFriday', from: at(0), until: at(1), endsAt: at(1) },
+    { promo: 'blackWeek', from: at(1), until: weekEnds, endsAt: weekEnds },
+    { promo: 'cyberMonday', from: weekEnds, until: at(4), endsAt: at(4) },
+  ];
+}
+
+const seasons = new Map<number, PromoStretch[]>();
+function seasonOf(year: number): PromoStretch[] {
+  let season = seasons.get(year);
+  if (!season) seasons.set(year, (season = promoSeason(year)));
+  return season;
+}
+
+/** The promotion at `instant` (milliseconds since the epoch), when it ends, and what comes next. */
+export function promoAt(instant: number): PromoState {
+  // Every season lies in late November, far from any year's end: an instant of UTC year Y is
+  // after season Y-1, and always before the end of season Y+1.
+  const year = new Date(instant).getUTCFullYear();
+  const stretches = [...seasonOf(year), ...seasonOf(year + 1)];
+  const index = stretches.findIndex((s) => instant < s.until);
+  const stretch = stretches[index]!;
+  const upcoming = instant < stretch.from ? stretch : stretches[index + 1]!;
+  const next = { promo: upcoming.promo, startsAt: upcoming.from };
+  if (instant < stretch.from) return { current: null, changesAt: stretch.from, next };
+  return { current: { promo: stretch.promo, endsAt: stretch.endsAt }, changesAt: stretch.until, next };
 }

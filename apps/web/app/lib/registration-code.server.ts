@@ -50,8 +50,12 @@ export async function checkCode(
   return verdictFor(result.data.registrationCodeDetails);
 }
 
-/** The message id the landing page shows for a verdict that is not "valid". */
-export function verdictMessage(verdict: Exclude<CodeVerdict, { status: 'valid' }>): Notice {
+/**
+ * The message id the landing page shows for a verdict that is not "valid". `via` says how the
+ * code came: in a link the visitor opened ("this registration link has expired"), or typed
+ * by hand ("your invitation has expired").
+ */
+export function verdictMessage(verdict: Exclude<CodeVerdict, { status: 'valid' }>, via: 'link' | 'invitation'): Notice {
   switch (verdict.status) {
     case 'invalid':
       return { id: 'invitation.invalid' };
@@ -60,7 +64,7 @@ export function verdictMessage(verdict: Exclude<CodeVerdict, { status: 'valid' }
     case 'invalid-link':
       return { id: 'invitation.invalidLink' };
     case 'expired':
-      return { id: 'invitation.expired' };
+      return { id: via === 'link' ? 'invitation.expired' : 'deny.expired' };
     case 'no-balance':
       return verdict.invitorName
         ? { id: 'invitation.noBalance', values: { invitorName: verdict.invitorName } }
@@ -70,10 +74,16 @@ export function verdictMessage(verdict: Exclude<CodeVerdict, { status: 'valid' }
   }
 }
 
+/**
+ * What a visitor reads when the web server's call to the API failed. The web server could
+ * not reach the API: that is the club's outage (spec §8 generic: "a technical issue…"),
+ * never the visitor's connection — "check your connection" is for the browser's own
+ * requests failing (components/error-content.tsx).
+ */
 export function apiFailureMessage(error: ApiFailure): Notice {
   switch (error.kind) {
     case 'connection':
-      return { id: 'error.connection' };
+      return { id: 'error.generic' };
     case 'timeout':
       return { id: 'error.timeout' };
     case 'rate-limited':

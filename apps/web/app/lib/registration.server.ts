@@ -4,17 +4,17 @@
  * visitor to the page of the outcome.
  */
 import { parseWithZod } from '@conform-to/zod/v4';
-import { email as emailField, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
-import { z } from 'zod';
+import { GENDERS, NAME_MAX_LENGTH, emailForm, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
 import type { SubmissionResult } from '@conform-to/react';
 import { redirect, type RouterContextProvider } from 'react-router';
 import { callApi, type ApiFailure } from './api.server.ts';
-import { localeContext } from './context.ts';
+import { invitationReferrer, withDenial } from './arrival.server.ts';
+import { localeContext, requestInfoContext } from './context.ts';
 import { localizedPath } from './i18n.ts';
 import { landingOptions } from './landing-variants.ts';
 import { register, type RegisterInput, type RegistrationCodeError } from './operations.ts';
-import { apiFailureMessage, checkCode, verdictFor, verdictMessage, type CodeVerdict, type Notice } from './registration-code.server.ts';
-import { readFlow, type RegistrationFlowState } from './session.server.ts';
+import { apiFailureMessage, checkCode, verdictFor, type CodeVerdict, type Notice } from './registration-code.server.ts';
+import { keptValue, readFlow, type RegistrationFlowState } from './session.server.ts';
 
 interface Args {
   request: Request;
@@ -37,6 +37,22 @@ export function invitationFrom(url: URL, flow: RegistrationFlowState): Invitatio
     validityTimestamp: (fromUrl ? url.searchParams.get('validityTimestamp') : flow.validityTimestamp) ?? null,
     slug: (fromUrl ? url.searchParams.get('slug') : flow.slug) ?? null,
   };
+}
+
+/**
+ * The outcome pages (verify email, already a member, pending) speak of this visitor's own
+ * registration: without one that came to `outcome`, the visitor goes to the start page
+ * instead of reading that an email was sent.
+ */
+export async function requireOutcome(
+  { request, context }: Args,
+  ...outcomes: NonNullable<RegistrationFlowState['registrationOutcome']>[]
+): Promise<RegistrationFlowState> {
+  const { flow } = await readFlow(request, context);
+  if (!flow.registrationOutcome || !outcomes.includes(flow.registrationOutcome)) {
+    throw redirect(localizedPath(context.get(localeContext).prefix, '/'));
+  }
+  return flow;
 }
 
 /** Query string that carries an invitation to the next page. */
@@ -70,7 +86,43 @@ export function denyPath(prefix: string, reason: string, invitation?: Invitation
   return localizedPath(prefix as never, '/registration/deny', params.toString());
 }
 
+/**
+ * The redirect to the deny page for a refusal. A refusal for the referrer also leaves the deny
+ * page the server's proof (arrival.server.ts) in the flow cookie, so only a refusal we made
+ * keeps the invitation aside and is tracked.
+ */
+export async function deny(
+  { request, context }: Args,
+  reason: string,
+  invitation: Invitation | undefined,
+  referrer: string | null,
+  options: { prefix?: string; headers?: Headers } = {},
+): Promise<Response> {
+  const prefix = options.prefix ?? context.get(localeContext).prefix;
+  const headers = new Headers(options.headers);
+  if (reason === 'referrer' && referrer) {
+    const { flow, save } = await readFlow(request, context);
+    headers.append('Set-Cookie', await save(withDenial(flow, invitation?.code ?? null, referrer)));
+  }
+  return redirect(denyPath(prefix, reason, invitation), { headers });
+}
+
+/** The referrer the visitor's invitation arrived with (arrival.server.ts). */
+export function referrerOf({ request, context }: Args, flow: RegistrationFlowState, invitation: Invitation) {
+  return invitationReferrer(request, context.get(requestInfoContext).publicUrl, flow, invitation.code);
+}
+
 type StepIntent = 'one-step' | 'lean-1' | 'lean-2';
+
+/** Gender and names as typed (not yet valid, perhaps): kept for the visitor's return. */
+function typedNames(formData: FormData): Pick<RegistrationFlowState, 'registrationGender' | 'registrationFirstName' | 'registrationLastName'> {
+  const gender = keptValue(formData.get('gender'));
+  return {
+    registrationGender: (GENDERS as readonly (string | undefined)[]).includes(gender) ? gender : undefined,
+    registrationFirstName: keptValue(formData.get('firstName'), NAME_MAX_LENGTH),
+    registrationLastName: keptValue(formData.get('lastName'), NAME_MAX_LENGTH),
+  };
+}
 
 interface Replyable {
   reply(options?: { fieldErrors?: Record<string, string[]> }): SubmissionResult<string[]>;
@@ -101,13 +153,15 @@ export async function handleRegistration(
   if (!found) throw redirect(denyPath(prefix, 'invalid'));
   const invitation = options.slug === undefined ? found : { ...found, slug: options.slug };
   const intent = (formData.get('intent') as StepIntent | null) ?? 'one-step';
+  // The invitation's own arrival decides, never the Referer of this post (our own page).
+  const { referrer } = referrerOf({ request, context }, flow, invitation);
 
   if (intent === 'lean-1') {
     const submission = parseWithZod(formData, { schema: leanStep1Form });
     if (submission.status !== 'success') return formResult(submission);
-    const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug }, { request, context });
+    const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug, referrer }, { request, context });
     if (check.status === 'unavailable') return failureReply(submission, check.error);
-    if (check.status !== 'valid') throw redirect(denyPath(prefix, refusal(check).reason, invitation));
+    if (check.status !== 'valid') throw await deny({ request, context }, refusal(check).reason, invitation, referrer);
     const option = check.details.countryOptions.find((c) => c.isoCode === submission.value.country);
     if (!option) return formResult(submission, { fieldErrors: { country: ['validation.country'] } });
     const cookie = await save({
@@ -122,8 +176,15 @@ export async function handleRegistration(
       registrationTermsAndConditions: true,
       termsPkString: option.termsPkString,
       dataPolicyPkString: option.dataPolicyPkString,
+      registrationFlow: 'leanStep2',
     });
     throw redirect(localizedPath(prefix, '/registration/formstarted', invitationQuery(invitation, { step: '2' })), { headers: { 'Set-Cookie': cookie } });
+  }
+
+  if (intent === 'lean-2' && formData.has('back')) {
+    // Back to step 1: what was typed here waits in the flow for the return to step 2.
+    const cookie = await save({ ...flow, ...typedNames(formData) });
+    throw redirect(localizedPath(prefix, '/registration/formstarted', invitationQuery(invitation)), { headers: { 'Set-Cookie': cookie } });
   }
 
   const schema = intent === 'lean-2' ? leanStep2Form : registrationForm;
@@ -140,9 +201,9 @@ export async function handleRegistration(
   let termsPkString = flow.termsPkString;
   let dataPolicyPkString = flow.dataPolicyPkString;
   if (intent === 'one-step') {
-    const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug }, { request, context });
+    const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug, referrer }, { request, context });
     if (check.status === 'unavailable') return failureReply(submission, check.error);
-    if (check.status !== 'valid') throw redirect(denyPath(prefix, refusal(check).reason, invitation));
+    if (check.status !== 'valid') throw await deny({ request, context }, refusal(check).reason, invitation, referrer);
     const option = check.details.countryOptions.find((c) => c.isoCode === country);
     if (!option) return formResult(submission, { fieldErrors: { country: ['validation.country'] } });
     termsPkString = option.termsPkString;
@@ -153,6 +214,7 @@ export async function handleRegistration(
     registrationCode: invitation.code,
     validityTimestamp: invitation.validityTimestamp,
     slug: invitation.slug,
+    referrer,
     email,
     gender: value.gender ?? null,
     firstName: value.firstName ?? null,
@@ -176,7 +238,7 @@ export async function handleRegistration(
       countryOptions: [],
       customization: null,
     });
-    if (verdict.status !== 'valid' && verdict.status !== 'unavailable') throw redirect(denyPath(prefix, refusal(verdict).reason, invitation));
+    if (verdict.status !== 'valid' && verdict.status !== 'unavailable') throw await deny({ request, context }, refusal(verdict).reason, invitation, referrer);
   }
   if (payload.fieldErrors.length || !payload.outcome) {
     const fieldErrors: Record<string, string[]> = {};
@@ -190,8 +252,14 @@ export async function handleRegistration(
     slug: invitation.slug,
     registrationEmail: email,
     registrationCountry: country,
+    ...(input.gender ? { registrationGender: input.gender } : {}),
+    ...(input.firstName ? { registrationFirstName: input.firstName } : {}),
+    ...(input.lastName ? { registrationLastName: input.lastName } : {}),
     ...(payload.registrationId ? { registrationId: payload.registrationId } : {}),
-    registrationFlow: input.flow === 'LEAN' ? 'lean' : 'default',
+    registrationNewsLetter: input.newsletter,
+    registrationTermsAndConditions: true,
+    registrationFlow: input.flow === 'LEAN' ? 'leanStep2' : 'default',
+    registrationOutcome: payload.outcome,
   });
   const headers = { 'Set-Cookie': cookie };
   switch (payload.outcome) {
@@ -208,8 +276,6 @@ export async function handleRegistration(
   return formResult(submission, { notice: { id: 'error.generic' } });
 }
 
-export { verdictMessage };
-
 export const REGISTRATION_INTENTS = ['one-step', 'lean-1', 'lean-2'] as const;
 
 /**
@@ -218,7 +284,7 @@ export const REGISTRATION_INTENTS = ['one-step', 'lean-1', 'lean-2'] as const;
  */
 export async function handleProductShare({ request, context }: Args, formData: FormData, slug: string | null) {
   const { prefix } = context.get(localeContext);
-  const submission = parseWithZod(formData, { schema: z.object({ email: emailField }) });
+  const submission = parseWithZod(formData, { schema: emailForm });
   if (submission.status !== 'success') return formResult(submission);
   const { flow, save } = await readFlow(request, context);
   const invitation = invitationFrom(new URL(request.url), flow);

@@ -9,9 +9,16 @@ export interface RootData {
   prefix: Prefix;
   messages: Record<string, string>;
   publicUrl: string;
+  /** This page load's X-Session-ID (ADR 022); the same on every request of the page load. */
+  sessionId: string;
+  /** The year of `now` in the club's calendar (the footer's copyright). */
   year: number;
-  /** Promotional banner active today, if any (server-rendered, so no layout shift). */
-  promo: 'blackFriday' | 'blackWeek' | 'cyberMonday' | null;
+  /**
+   * The instant the page's calendar shows (ms since the epoch; ADR 021): the promotion and its
+   * countdown are rendered from it on the server, hydrated from it, then tick on in the browser.
+   * The server's clock, or a test's X-Test-Now when TEST_CLOCK allows it.
+   */
+  now: number;
   /** Server-rendered runtime settings; /acquisition-defaults.json may override them. */
   runtime: RuntimeConfig;
   /** Inside the app's web view (as far as the server can tell), and where to hand back. */

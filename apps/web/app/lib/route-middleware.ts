@@ -4,7 +4,7 @@
  * the request with a 404 "Page Not Found".
  */
 import { data, type MiddlewareFunction } from 'react-router';
-import { langCookie, pagePath } from './i18n.ts';
+import { langCookie, readablePath } from './i18n.ts';
 import { localeContext, requestInfoContext } from './context.ts';
 
 type Guard = (args: Parameters<MiddlewareFunction<Response>>[0]) => boolean | Promise<boolean>;
@@ -46,7 +46,7 @@ export function routeMiddleware(...names: string[]): MiddlewareFunction<Response
       } catch {
         allowed = false;
       }
-      if (!allowed) throw data({ path: pagePath(new URL(args.request.url).pathname) }, { status: 404, statusText: 'Page Not Found' });
+      if (!allowed) throw data({ path: readablePath(new URL(args.request.url).pathname) }, { status: 404, statusText: 'Page Not Found' });
       return next();
     };
   });

@@ -21,29 +21,38 @@ export function mergeDefaults(current: RuntimeConfig, response: unknown): Runtim
   return next;
 }
 
-export async function loadAcquisitionDefaults(current: RuntimeConfig, fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
+/** How long the page waits for the defaults file before it keeps the server-rendered settings. */
+export const ACQUISITION_DEFAULTS_TIMEOUT_MS = 5000;
+
+export async function loadAcquisitionDefaults(
+  current: RuntimeConfig,
+  fetchImpl: typeof fetch = fetch,
+  timeoutMs: number = ACQUISITION_DEFAULTS_TIMEOUT_MS,
+): Promise<RuntimeConfig> {
   try {
-    const response = await fetchImpl('/acquisition-defaults.json', { credentials: 'include', headers: { accept: 'application/json' } });
+    const response = await fetchImpl('/acquisition-defaults.json', {
+      credentials: 'include',
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     return response.ok ? mergeDefaults(current, await response.json()) : current;
   } catch {
     return current;
   }
 }
 
-let active: RuntimeConfig | undefined;
-/** The settings in force in this browser tab (after the defaults file was read). */
-export function runtimeConfig(): RuntimeConfig | undefined {
-  return active;
-}
 let announce: ((config: RuntimeConfig) => void) | undefined;
 const settled = new Promise<RuntimeConfig>((resolve) => {
   announce = resolve;
 });
 export function setRuntimeConfig(config: RuntimeConfig): void {
-  active = config;
   announce?.(config);
 }
-/** Resolves with the settings once the defaults file was read (the first setRuntimeConfig). */
+/**
+ * Resolves with the settings once the defaults file was read (the first setRuntimeConfig),
+ * or after ACQUISITION_DEFAULTS_TIMEOUT_MS with the server's: whatever talks to the API from
+ * the browser (the tag manager's id, the websocket's address) waits for it.
+ */
 export function whenRuntimeConfig(): Promise<RuntimeConfig> {
   return settled;
 }

@@ -4,6 +4,7 @@
  */
 import { createCookie, createCookieSessionStorage, type RouterContextProvider } from 'react-router';
 import { requestInfoContext } from './context.ts';
+import type { RegistrationFlow } from './landing-variants.ts';
 
 /** What the registration flow remembers between its steps (spec §3, registration state). */
 export interface RegistrationFlowState {
@@ -12,14 +13,41 @@ export interface RegistrationFlowState {
   slug?: string | null;
   inviter?: string | null;
   registrationEmail?: string;
+  /** What the visitor typed for gender and names, so going back or changing the address loses nothing. */
+  registrationGender?: string;
+  registrationFirstName?: string;
+  registrationLastName?: string;
   registrationCountry?: string;
   registrationNewsLetter?: boolean;
   registrationTermsAndConditions?: boolean;
   termsPkString?: string;
   dataPolicyPkString?: string;
   registrationId?: string;
-  /** Which flow the last registration used, for the funnel events. */
-  registrationFlow?: 'default' | 'lean' | 'social';
+  /**
+   * Where the registration stands (spec §3 flow values): `leanStep2` once the lean flow's
+   * first step is in, else the flow the last registration used (for the funnel events).
+   */
+  registrationFlow?: RegistrationFlow;
+  /**
+   * The invitation's arrival from another site: the code it brought and the full external
+   * referrer, for the blocked-referrer rule at every later step (arrival.server.ts).
+   */
+  arrival?: { registrationCode: string; referrer: string };
+  /** A refusal for the referrer the server just made: the deny page's proof (arrival.server.ts). */
+  denial?: { registrationCode: string | null; referrer: string; at: number };
+  /** sourcePath (spec §3): the shop page the visitor came from, where "Shop now" leads back. */
+  sourcePath?: string;
+  /** What the last registration came to: the outcome pages show only their own outcome. */
+  registrationOutcome?: 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING' | 'ACTIVATED';
+  /** The address of a membership application this visit made (its confirmation page needs one). */
+  membershipApplicationEmail?: string;
+}
+
+/** A typed value kept for a form's next showing: trimmed, bounded, or nothing. */
+export function keptValue(value: FormDataEntryValue | null, maxLength = 100): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim().slice(0, maxLength);
+  return trimmed || undefined;
 }
 
 export function registrationSessions(context: Readonly<RouterContextProvider>) {

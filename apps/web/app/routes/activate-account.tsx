@@ -1,15 +1,18 @@
 import { useEffect, useRef } from 'react';
-import { Form, redirect, useNavigation, useSubmit } from 'react-router';
+import { Form, data, redirect, useNavigation, useSubmit } from 'react-router';
 import type { Route } from './+types/activate-account';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { Welcome } from '../components/welcome.tsx';
 import { callApi } from '../lib/api.server.ts';
+import { EXTERNAL_LINKS } from '../lib/external-links.ts';
+import { authCookie } from '../lib/auth-cookie.server.ts';
 import { localeContext } from '../lib/context.ts';
 import { localizedPath } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { activateAccount } from '../lib/operations.ts';
 import { apiFailureMessage } from '../lib/registration-code.server.ts';
 import { routeMiddleware } from '../lib/route-middleware.ts';
+import { readFlow } from '../lib/session.server.ts';
 import { useTrackOnce } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
 
@@ -36,11 +39,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const activationId = String((await request.formData()).get('activationId') ?? '');
   if (!ACTIVATION_ID.test(activationId)) throw redirect(localizedPath(prefix, '/registration/activateaccountError', 'error=invalid'));
   const result = await callApi(activateAccount, { activationId }, { request, context });
-  if (!result.ok) return { activated: null, notice: apiFailureMessage(result.error) };
+  if (!result.ok) return { activated: null, alreadyActive: false, notice: apiFailureMessage(result.error) };
   const payload = result.data.activateAccount;
   if (payload.outcome === 'NOT_FOUND') throw redirect(localizedPath(prefix, '/registration/activateaccountError', 'error=invalid'));
   if (payload.outcome === 'FAILED') throw redirect(localizedPath(prefix, '/registration/activateaccountError', 'error=failed'));
-  return { activated: { firstName: payload.firstName, voucher: payload.voucher, registrationId: payload.registrationId }, notice: null };
+  if (payload.outcome === 'ALREADY_ACTIVE') return { activated: null, alreadyActive: true, notice: null };
+  // Activated in the browser that registered: "Shop now" leads back to where the visitor came from.
+  const { flow } = await readFlow(request, context);
+  const activated = { firstName: payload.firstName, voucher: payload.voucher, registrationId: payload.registrationId, sourcePath: flow.sourcePath ?? null };
+  // The new member is an identified customer from now on (spec §6, §9: the auth token cookie; ADR 022).
+  return data(
+    { activated, alreadyActive: false, notice: null },
+    payload.memberToken ? { headers: { 'Set-Cookie': authCookie(payload.memberToken) } } : undefined,
+  );
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.activateAccount.title', noIndex: true });
@@ -58,6 +69,16 @@ export default function ActivateAccount({ loaderData, actionData }: Route.Compon
   }, [loaderData.activationId, submit]);
 
   if (actionData?.activated) return <Welcome {...actionData.activated} />;
+  if (actionData?.alreadyActive) {
+    // A second click on the emailed link: the account is active, the way on is the login.
+    return (
+      <MessageScreen
+        title={t('activation.alreadyActive.title')}
+        text={t('activation.alreadyActive.text')}
+        actions={[{ label: t('emailActive.loginNow'), to: EXTERNAL_LINKS.login, external: true }]}
+      />
+    );
+  }
   return (
     <MessageScreen title={t('activation.title')} text={t('activation.text')}>
       {actionData?.notice && (

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
+import { adminLoginForm } from '@velvet/validation/admin';
 import { Form, redirect } from 'react-router';
-import { z } from 'zod';
 import type { Route } from './+types/admin-login';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
@@ -15,11 +15,6 @@ import { apiFailureMessage } from '../lib/registration-code.server.ts';
 import { adminCookie } from '../lib/session.server.ts';
 import { useT } from '../lib/use-root.ts';
 import { useSubmitting } from '../lib/forms.ts';
-
-const loginForm = z.object({
-  email: z.string({ error: 'validation.email' }).trim().toLowerCase().pipe(z.email({ error: 'validation.email' })),
-  password: z.string({ error: 'admin.login.invalid' }).min(1, { error: 'admin.login.invalid' }).max(200, { error: 'admin.login.invalid' }),
-});
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = await adminToken({ request, context });
@@ -42,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (token) await callApi(adminLogout, {}, { request, context, token });
     throw redirect(localizedPath(prefix, '/admin/login'), { headers: { 'Set-Cookie': await cookie.serialize('', { maxAge: 0 }) } });
   }
-  const submission = parseWithZod(formData, { schema: loginForm });
+  const submission = parseWithZod(formData, { schema: adminLoginForm });
   if (submission.status !== 'success') return { result: submission.reply({ hideFields: ['password'] }), notice: null, attempt: crypto.randomUUID() };
   const result = await callApi(adminLogin, submission.value, { request, context });
   if (!result.ok) return { result: submission.reply({ hideFields: ['password'] }), notice: apiFailureMessage(result.error), attempt: crypto.randomUUID() };

@@ -18,10 +18,14 @@ import {
   transactionCookie,
   type SocialTransaction,
 } from '../lib/oidc.server.ts';
+import { checkCode } from '../lib/registration-code.server.ts';
+import { deny, referrerOf, refusal } from '../lib/registration.server.ts';
+import { readFlow } from '../lib/session.server.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
   const settings = oidcSettings();
   if (!settings) return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...NO_STORE } });
   const url = new URL(request.url);
@@ -32,6 +36,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!invitation) {
     // No usable code: the landing page asks for one (it never leaves the site).
     throw redirect(failurePath(prefix, null), { headers: NO_STORE });
+  }
+  // A way into registration like any other (spec §4 arrival rule): a refused invitation, or one
+  // that arrived from a blocked site, never reaches the provider. Unreachable API: the second
+  // step checks again.
+  const { flow, save } = await readFlow(request, context);
+  const { referrer, arrival } = referrerOf(args, flow, invitation);
+  const verdict = await checkCode({ ...invitation, referrer }, { request, context });
+  if (verdict.status !== 'valid' && verdict.status !== 'unavailable') {
+    throw await deny(args, refusal(verdict).reason, invitation, referrer, { prefix, headers: new Headers(NO_STORE) });
   }
   const { publicUrl } = context.get(requestInfoContext);
   let started: Awaited<ReturnType<typeof beginSignIn>>;
@@ -48,7 +61,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     invitation,
     locale,
   };
-  throw redirect(started.url.href, {
-    headers: { 'Set-Cookie': await transactionCookie(context).serialize(transaction), ...NO_STORE },
-  });
+  const headers = new Headers(NO_STORE);
+  headers.append('Set-Cookie', await transactionCookie(context).serialize(transaction));
+  if (arrival) headers.append('Set-Cookie', await save({ ...flow, arrival }));
+  throw redirect(started.url.href, { headers });
 }

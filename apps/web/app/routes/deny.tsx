@@ -1,19 +1,29 @@
-import { signLobbyToken } from '@velvet/tokens/signed-token';
 import { useEffect } from 'react';
-import { Form, redirect, useSearchParams } from 'react-router';
+import { data, Form, redirect, useSearchParams } from 'react-router';
 import type { Route } from './+types/deny';
 import { MessageScreen } from '../components/message-screen.tsx';
-import { DENIED_INVITATION_KEY, track, type TrackedEvent } from '../lib/analytics.ts';
-import { localeContext, requestInfoContext } from '../lib/context.ts';
+import { DENIED_INVITATION_KEY, type TrackedEvent } from '../lib/analytics.ts';
+import { freshDenial } from '../lib/arrival.server.ts';
+import { localeContext } from '../lib/context.ts';
 import { localizedPath } from '../lib/i18n.ts';
+import { lobbyPathFor } from '../lib/lobby.server.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { readFlow } from '../lib/session.server.ts';
+import { useTrackOnce } from '../lib/use-track.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
 
-/** A waiting-list place is offered when this visit already told us an email address. */
+/**
+ * A waiting-list place is offered when this visit already told us an email address. A refusal
+ * for the referrer that the server just made (its proof in the flow cookie, arrival.server.ts)
+ * is handed to the page once, and the proof is spent: a deny address typed by hand, or a
+ * reload, keeps nothing aside and tracks nothing.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { flow } = await readFlow(request, context);
-  return { canJoinWaitlist: Boolean(flow.registrationEmail) };
+  const { flow, save } = await readFlow(request, context);
+  const body = { canJoinWaitlist: Boolean(flow.registrationEmail), denial: freshDenial(flow) };
+  if (!flow.denial) return data(body);
+  const { denial: _spent, ...rest } = flow;
+  return data(body, { headers: { 'Set-Cookie': await save(rest) } });
 }
 
 /** Hands the visitor to the lobby with a short-lived token for the email they typed. */
@@ -21,8 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { flow } = await readFlow(request, context);
   const { prefix } = context.get(localeContext);
   if (!flow.registrationEmail) throw redirect(localizedPath(prefix, '/membership-interest/apply'));
-  const token = await signLobbyToken({ email: flow.registrationEmail }, context.get(requestInfoContext).appSecret, 60 * 60);
-  throw redirect(localizedPath(prefix, '/lobby', new URLSearchParams({ token }).toString()));
+  throw redirect(await lobbyPathFor(flow.registrationEmail, context));
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.deny.title', noIndex: true });
@@ -47,21 +56,19 @@ export default function Deny({ loaderData }: Route.ComponentProps) {
   const path = useLocalPath();
   const [params] = useSearchParams();
   const reason = params.get('reason') ?? 'invalid';
-  const rc = params.get('rc');
-  const from = params.get('from');
+  const { denial } = loaderData;
   useEffect(() => {
-    if (reason === 'referrer') {
-      try {
-        window.localStorage.setItem(DENIED_INVITATION_KEY, JSON.stringify({ registrationCode: rc, referrer: from, at: new Date().toISOString() }));
-      } catch {
-        // Storage can be unavailable (private mode); the page works without it.
-      }
-      track({ event: 'landing_forbidden_referrer', referrerHost: from ?? '' });
-      return;
+    if (!denial) return;
+    // The arrival rule (spec §4): the invitation and the full referrer are kept aside.
+    try {
+      window.localStorage.setItem(DENIED_INVITATION_KEY, JSON.stringify({ registrationCode: denial.registrationCode, referrer: denial.referrer, at: new Date().toISOString() }));
+    } catch {
+      // Storage can be unavailable (private mode); the page works without it.
     }
-    const event = EVENTS[reason];
-    if (event) track({ event } as TrackedEvent);
-  }, [reason, rc, from]);
+  }, [denial]);
+  useTrackOnce(denial ? { event: 'landing_forbidden_referrer', referrerHost: URL.parse(denial.referrer)?.host ?? '' } : null);
+  const errorEvent = Object.hasOwn(EVENTS, reason) ? EVENTS[reason] : undefined;
+  useTrackOnce(errorEvent ? ({ event: errorEvent } as TrackedEvent) : null);
   return (
     <MessageScreen
       inverse

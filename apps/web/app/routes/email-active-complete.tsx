@@ -2,11 +2,17 @@ import type { Route } from './+types/email-active-complete';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { requireOutcome } from '../lib/registration.server.ts';
 import { useTrackOnce } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
 
 /** Seconds before the visitor is taken to the login (where the password can be reset). */
 export const LOGIN_REDIRECT_SECONDS = 8;
+
+export async function loader(args: Route.LoaderArgs) {
+  await requireOutcome(args, 'ACCOUNT_ACTIVE');
+  return null;
+}
 
 export const meta: Route.MetaFunction = (args) => [
   ...pageMeta(args, { title: 'meta.emailActiveComplete.title', noIndex: true }),

@@ -1,12 +1,12 @@
 import type { Route } from './+types/email-pending-complete';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { pageMeta } from '../lib/meta.ts';
-import { readFlow } from '../lib/session.server.ts';
+import { requireOutcome } from '../lib/registration.server.ts';
 import { useTrackOnce } from '../lib/use-track.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { flow } = await readFlow(request, context);
+export async function loader(args: Route.LoaderArgs) {
+  const flow = await requireOutcome(args, 'ACCOUNT_PENDING');
   return { email: flow.registrationEmail ?? null };
 }
 

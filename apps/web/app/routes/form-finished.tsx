@@ -1,31 +1,41 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import type { Route } from './+types/form-finished';
 import { BackToApp } from '../components/back-to-app.tsx';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { useWebView } from '../lib/use-web-view.ts';
 import { callApi } from '../lib/api.server.ts';
-import { EXTERNAL_LINKS } from '../lib/external-links.ts';
+import { isRegistrationFlow, shopLink } from '../lib/landing-variants.ts';
 import { watchRegistrationStatus } from '../lib/live-status.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { getRegistrationStatus } from '../lib/operations.ts';
-import { runtimeConfig } from '../lib/runtime-config.ts';
-import { readFlow } from '../lib/session.server.ts';
+import { whenRuntimeConfig } from '../lib/runtime-config.ts';
+import { requireOutcome } from '../lib/registration.server.ts';
+import { socketToken } from '../lib/auth-cookie.server.ts';
 import { useTrackStep } from '../lib/use-track.ts';
-import { useRootData, useT } from '../lib/use-root.ts';
+import { useT } from '../lib/use-root.ts';
 
 /** How often the page asks again when websockets are blocked. */
 const POLL_MS = 5000;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { flow } = await readFlow(request, context);
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  const flow = await requireOutcome(args, 'FORM_FINISHED');
   const registrationId = flow.registrationId ?? null;
   let state: 'PENDING' | 'ACTIVE' = 'PENDING';
   if (registrationId) {
     const result = await callApi(getRegistrationStatus, { registrationId }, { request, context });
     if (result.ok && result.data.registrationStatus?.state === 'ACTIVE') state = 'ACTIVE';
   }
-  return { email: flow.registrationEmail ?? null, registrationId, state, flow: flow.registrationFlow ?? 'default' };
+  return {
+    email: flow.registrationEmail ?? null,
+    registrationId,
+    state,
+    flow: isRegistrationFlow(flow.registrationFlow) ? flow.registrationFlow : 'default',
+    sourcePath: flow.sourcePath ?? null,
+    // The websocket's Bearer token (spec §7.5), only while it is still needed (ADR 022).
+    socketToken: registrationId && state === 'PENDING' ? await socketToken(request, context) : null,
+  };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.formFinished.title', noIndex: true });
@@ -33,25 +43,37 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 /** Verify-email page: it notices by itself when the account is activated elsewhere. */
 export default function FormFinished({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  const { runtime } = useRootData();
   const webView = useWebView();
   const { revalidate } = useRevalidator();
   const [liveState, setLiveState] = useState<'PENDING' | 'ACTIVE'>(loaderData.state);
   const [polling, setPolling] = useState(false);
   const state = loaderData.state === 'ACTIVE' ? 'ACTIVE' : liveState;
   const { registrationId } = loaderData;
+  // The freshest token at each (re)connection, without reconnecting when a revalidation brings a new one.
+  const token = useRef(loaderData.socketToken);
+  useEffect(() => {
+    token.current = loaderData.socketToken;
+  }, [loaderData.socketToken]);
   // Counted by the form when it was submitted in this page load; else here.
   useTrackStep(
-    loaderData.flow === 'default'
+    loaderData.flow === 'default' || loaderData.flow === 'leanStep1'
       ? { event: 'email_submitted', flow: 'default', ...(loaderData.email ? { emailHash: loaderData.email } : {}) }
-      : { event: 'step2_submitted' },
+      : { event: 'step2_submitted', flow: loaderData.flow },
   );
+  // The welcome page of spec §4: after the last form, before the activate-account page.
+  useTrackStep({ event: 'welcome_landed' });
 
   useEffect(() => {
     if (!registrationId || state === 'ACTIVE') return;
-    const graphqlUrl = runtimeConfig()?.acqBackendGraphqlURL ?? runtime.acqBackendGraphqlURL;
-    return watchRegistrationStatus(graphqlUrl, registrationId, (status) => setLiveState(status.state), () => setPolling(true));
-  }, [registrationId, state, runtime.acqBackendGraphqlURL]);
+    // The socket waits for /acquisition-defaults.json: its acqBackendGraphqlURL wins (spec §7.1).
+    const graphqlUrl = async () => (await whenRuntimeConfig()).acqBackendGraphqlURL;
+    return watchRegistrationStatus(
+      registrationId,
+      { graphqlUrl, token: () => token.current },
+      (status) => setLiveState(status.state),
+      () => setPolling(true),
+    );
+  }, [registrationId, state]);
 
   useEffect(() => {
     if (!polling || state === 'ACTIVE') return;
@@ -63,7 +85,7 @@ export default function FormFinished({ loaderData }: Route.ComponentProps) {
     return (
       <MessageScreen
         title={t('formFinished.activated')}
-        actions={webView.active ? [] : [{ label: t('activation.shopNow'), to: EXTERNAL_LINKS.login, external: true }]}
+        actions={webView.active ? [] : [{ label: t('activation.shopNow'), to: shopLink(loaderData.sourcePath), external: true }]}
       >
         <BackToApp />
       </MessageScreen>

@@ -1,48 +1,68 @@
-import { redirect } from 'react-router';
+import { data, redirect } from 'react-router';
 import type { Route } from './+types/form-started';
 import { PageIntro } from '../components/page-intro.tsx';
 import { RegistrationForm, type RegistrationStep } from '../components/registration-form.tsx';
 import { localeContext } from '../lib/context.ts';
 import { serverCountry } from '../lib/country.server.ts';
 import { localizedPath } from '../lib/i18n.ts';
-import { landingOptions } from '../lib/landing-variants.ts';
+import { landingOptions, type RegistrationFlow } from '../lib/landing-variants.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { apiFailureMessage, checkCode } from '../lib/registration-code.server.ts';
-import { denyPath, handleRegistration, invitationFrom, refusal } from '../lib/registration.server.ts';
-import { readFlow } from '../lib/session.server.ts';
+import { deny, handleRegistration, invitationFrom, referrerOf, refusal } from '../lib/registration.server.ts';
+import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
 
 /** The registration form: one step, or the lean flow (step=2 after the email step). */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
   const { prefix } = context.get(localeContext);
   const url = new URL(request.url);
-  const { flow } = await readFlow(request, context);
+  const { flow, save } = await readFlow(request, context);
   const invitation = invitationFrom(url, flow);
   if (!invitation) throw redirect(localizedPath(prefix, '/'));
+  // The form is a way in too (spec §4 arrival rule): a link to it from another site is an arrival.
+  const { referrer, arrival } = referrerOf(args, flow, invitation);
   const [check, detected] = await Promise.all([
-    checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug }, { request, context }),
+    checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug, referrer }, { request, context }),
     serverCountry(request, context),
   ]);
-  if (check.status === 'unavailable') return { state: 'unavailable' as const, notice: apiFailureMessage(check.error) };
-  if (check.status !== 'valid') throw redirect(denyPath(prefix, refusal(check).reason, invitation));
-  const lean = landingOptions(invitation.slug).registrationFlow === 'leanStep1';
-  const step: RegistrationStep = !lean ? 'one-step' : url.searchParams.get('step') === '2' && flow.registrationEmail ? 'lean-2' : 'lean-1';
+  const headers: HeadersInit = arrival ? { 'Set-Cookie': await save({ ...flow, arrival }) } : {};
+  if (check.status === 'unavailable') return data({ state: 'unavailable' as const, notice: apiFailureMessage(check.error) }, { headers });
+  if (check.status !== 'valid') throw await deny(args, refusal(check).reason, invitation, referrer);
+  const flowValue = registrationFlowOf(invitation.slug, url.searchParams.get('step'), flow);
+  const step: RegistrationStep = flowValue === 'leanStep2' ? 'lean-2' : flowValue === 'leanStep1' ? 'lean-1' : 'one-step';
   const countries = check.details.countryOptions;
   const preferred = flow.registrationCountry ?? detected;
   const differentAddress = url.searchParams.get('email') === 'new';
-  return {
+  return data({
     state: 'ready' as const,
+    registrationFlow: flowValue,
     step,
     invitorName: check.invitorName,
     countries,
     detectCountryInBrowser: !preferred,
+    // What this visit typed before (a step back, another address after "pending"): nothing is lost.
     defaults: {
       country: countries.some((c) => c.isoCode === preferred) ? preferred : 'DE',
       email: differentAddress ? '' : (flow.registrationEmail ?? ''),
       newsletter: flow.registrationNewsLetter ? 'on' : '',
+      termsAccepted: flow.registrationTermsAndConditions ? 'on' : '',
+      gender: flow.registrationGender ?? '',
+      firstName: flow.registrationFirstName ?? '',
+      lastName: flow.registrationLastName ?? '',
     },
-  };
+  }, { headers });
+}
+
+/**
+ * The registration flow value of spec §3 this page shows: the campaign's, and `leanStep2`
+ * when the lean flow's first step is in (the flow cookie says so) and step 2 is asked for.
+ */
+function registrationFlowOf(slug: string | null, stepParam: string | null, flow: RegistrationFlowState): RegistrationFlow {
+  const entry = landingOptions(slug).registrationFlow;
+  if (entry !== 'leanStep1') return entry === 'socialRegistration' ? 'default' : entry;
+  return stepParam === '2' && flow.registrationFlow === 'leanStep2' && flow.registrationEmail ? 'leanStep2' : 'leanStep1';
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -54,8 +74,8 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 export default function FormStarted({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const step = loaderData.state === 'ready' ? loaderData.step : null;
-  useTrackStep(step === 'lean-2' ? { event: 'email_submitted', flow: 'lean', ...(loaderData.state === 'ready' && loaderData.defaults.email ? { emailHash: loaderData.defaults.email } : {}) } : null);
-  useTrackOnce(step === 'lean-2' ? { event: 'step2_landed' } : null);
+  useTrackStep(step === 'lean-2' ? { event: 'email_submitted', flow: 'leanStep1', ...(loaderData.state === 'ready' && loaderData.defaults.email ? { emailHash: loaderData.defaults.email } : {}) } : null);
+  useTrackOnce(step === 'lean-2' ? { event: 'step2_landed', flow: 'leanStep2' } : null);
   if (loaderData.state === 'unavailable') {
     return (
       <div>

@@ -1,8 +1,9 @@
 import { parseWithZod } from '@conform-to/zod/v4';
+import { emailForm } from '@velvet/validation/registration';
 import { accessCodeForm } from '@velvet/validation/registration-code';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { Link, data, redirect, useSearchParams } from 'react-router';
+import { Link, data, redirect, useLocation, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/landing';
 import { CodeForm } from '../components/code-form.tsx';
 import { LandingSections } from '../components/landing-sections.tsx';
@@ -10,13 +11,16 @@ import { Modal } from '../components/modal.tsx';
 import { SignupOptions } from '../components/signup-options.tsx';
 import { localeContext } from '../lib/context.ts';
 import { serverCountry } from '../lib/country.server.ts';
-import { localizedPath, pagePath } from '../lib/i18n.ts';
-import { landingOptions, variantTexts } from '../lib/landing-variants.ts';
+import { localizedPath, readablePath } from '../lib/i18n.ts';
+import { landingOptions, sourcePathFrom, variantTexts, voucherFor, type LandingLayout, type LandingPageOptions } from '../lib/landing-variants.ts';
+import { lobbyPathFor } from '../lib/lobby.server.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { oidcSettings, SOCIAL_START_PATH } from '../lib/oidc.server.ts';
 import { checkCode, verdictMessage, type CodeVerdict } from '../lib/registration-code.server.ts';
-import { denyPath, handleProductShare, handleRegistration, invitationQuery, refusal, REGISTRATION_INTENTS } from '../lib/registration.server.ts';
+import { deny, handleProductShare, handleRegistration, invitationQuery, referrerOf, refusal, REGISTRATION_INTENTS } from '../lib/registration.server.ts';
+import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
+import { useWebView } from '../lib/use-web-view.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
 import { track, type ErrorEvent } from '../lib/analytics.ts';
 import { LANDING_SLUGS } from '../screens.ts';
@@ -27,108 +31,146 @@ const PopupRegistration = lazy(loadPopupRegistration);
 /** The product-share variant's teaser and pop-up, only on that variant's pages. */
 const ProductShare = lazy(() => import('../components/product-share.tsx').then((module) => ({ default: module.ProductShare })));
 
+/**
+ * The hero in each landing layout (spec §2): the invitation beside the card, above it and
+ * centred, or an app screen — the invitation on top, the sign-up sheet edge to edge below it,
+ * in the phone-width frame the default layout draws (ADR 024).
+ */
+const HERO: Record<LandingLayout, { grid: string; text: string; lead: string; card: string }> = {
+  'right-double-column': {
+    grid: 'max-w-6xl gap-12 px-6 py-16 sm:py-24 lg:grid-cols-[1.25fr_1fr] lg:items-center',
+    text: '',
+    lead: 'max-w-xl',
+    card: 'p-6 shadow-2xl sm:p-10',
+  },
+  'center-single-column': { grid: 'max-w-2xl gap-12 px-6 py-16 text-center sm:py-24', text: '', lead: 'mx-auto max-w-xl', card: 'p-6 shadow-2xl sm:p-10' },
+  'only-mobile': { grid: 'gap-10 pt-12', text: 'px-6', lead: '', card: 'px-6 py-10' },
+};
+
 /** The tracked error event of a refused invitation (spec §8), if it has one. */
 function verdictEvent(verdict: Exclude<CodeVerdict, { status: 'valid' }>): ErrorEvent['event'] | null {
   if (verdict.status === 'unavailable') return null;
   return (refusal(verdict).event as ErrorEvent['event'] | undefined) ?? null;
 }
 
-function assertKnownSlug(slug: string | undefined, request: Request) {
-  if (slug !== undefined && !(LANDING_SLUGS as readonly string[]).includes(slug)) {
-    throw data({ path: pagePath(new URL(request.url).pathname) }, { status: 404, statusText: 'Page Not Found' });
+/**
+ * The route's check (spec §2): `/{slug}` is a campaign the club runs, or a 404 "Page Not
+ * Found: {path}" (shown in the site's frame by the layout's error boundary).
+ */
+function knownSlug(slug: string | undefined, request: Request): string | null {
+  if (slug === undefined) return null;
+  if (!(LANDING_SLUGS as readonly string[]).includes(slug)) {
+    throw data({ path: readablePath(new URL(request.url).pathname) }, { status: 404, statusText: 'Page Not Found' });
   }
+  return slug;
 }
 
-/** The Referer of a visitor who arrived from another site, for the blocklist check. */
-function externalReferrer(request: Request): string | null {
-  const referrer = request.headers.get('referer');
-  if (!referrer) return null;
-  try {
-    return new URL(referrer).host === new URL(request.url).host ? null : referrer;
-  } catch {
-    return null;
-  }
-}
-
-export async function loader({ params, request, context }: Route.LoaderArgs) {
-  assertKnownSlug(params.slug, request);
-  const { prefix, locale } = context.get(localeContext);
+export async function loader(args: Route.LoaderArgs) {
+  const { params, request, context } = args;
+  const slug = knownSlug(params.slug, request);
+  const { locale } = context.get(localeContext);
   const url = new URL(request.url);
-  const options = landingOptions(params.slug);
+  const options = landingOptions(slug);
+  const { flow, save } = await readFlow(request, context);
+  // The shop page the visitor came from (spec §3 sourcePath): kept for "Shop now" after registering.
+  const arrivedFrom = sourcePathFrom(url.searchParams.get('sourcePath'));
+  const sourcePath = arrivedFrom ?? flow.sourcePath ?? null;
   // Back from a social sign-in that did not work (ADR 010).
   const socialFailed = url.searchParams.get('social') === 'failed';
   const rc = url.searchParams.get('rc')?.trim().toUpperCase();
-  if (!rc) return { options, socialFailed, invitation: null };
-  const invitation = { code: rc, validityTimestamp: url.searchParams.get('validityTimestamp'), slug: params.slug ?? null };
-  const referrer = externalReferrer(request);
+  /** The page's data, with the flow cookie when this visit brought something to keep. */
+  const reply = async <T extends object>(body: T, arrival?: RegistrationFlowState['arrival']) => {
+    const keep = { ...(arrival ? { arrival } : {}), ...(arrivedFrom && arrivedFrom !== flow.sourcePath ? { sourcePath: arrivedFrom } : {}) };
+    if (Object.keys(keep).length === 0) return data(body);
+    return data(body, { headers: { 'Set-Cookie': await save({ ...flow, ...keep }) } });
+  };
+  if (!rc) return reply({ options, sourcePath, socialFailed, invitation: null });
+  const invitation = { code: rc, validityTimestamp: url.searchParams.get('validityTimestamp'), slug };
+  // The arrival rule (spec §4): the referrer this invitation arrived with.
+  const { referrer, arrival } = referrerOf(args, flow, invitation);
   const [verdict, detected] = await Promise.all([
     checkCode({ ...invitation, referrer }, { request, context }),
     options.registrationFormFinishedInPopup ? serverCountry(request, context) : Promise.resolve(undefined),
   ]);
-  if (verdict.status === 'referrer') {
-    const params = new URLSearchParams({ reason: 'referrer', rc, from: referrer ? new URL(referrer).host : '' });
-    throw redirect(localizedPath(prefix, '/registration/deny', params.toString()));
-  }
+  if (verdict.status === 'referrer') throw await deny(args, 'referrer', invitation, referrer);
   if (verdict.status !== 'valid') {
-    return {
-      options,
-      socialFailed,
-      invitation: { ...invitation, valid: false as const, notice: verdictMessage(verdict), errorEvent: verdictEvent(verdict) },
-    };
+    return reply(
+      {
+        options,
+        sourcePath,
+        socialFailed,
+        invitation: { ...invitation, valid: false as const, notice: verdictMessage(verdict, 'link'), errorEvent: verdictEvent(verdict) },
+      },
+      arrival,
+    );
   }
   const countries = verdict.details.countryOptions;
   const oidc = oidcSettings();
-  return {
-    options,
-    socialFailed,
-    invitation: {
-      ...invitation,
-      valid: true as const,
-      invitorName: verdict.invitorName,
-      customization: verdict.customization,
-      query: invitationQuery(invitation),
-      comingSoon: url.searchParams.has('signup'),
-      finished: url.searchParams.get('finished') === '1',
-      countries,
-      defaultCountry: countries.some((c) => c.isoCode === detected) ? (detected as string) : 'DE',
-      detectCountryInBrowser: !detected,
-      social: oidc
-        ? {
-            button: oidc.button,
-            href: `${SOCIAL_START_PATH}?${invitationQuery(invitation, { lang: locale })}`,
-            primary: options.registrationFlow === 'socialRegistration',
-          }
-        : null,
+  return reply(
+    {
+      options,
+      sourcePath,
+      socialFailed,
+      invitation: {
+        ...invitation,
+        valid: true as const,
+        invitorName: verdict.invitorName,
+        customization: verdict.customization,
+        query: invitationQuery(invitation),
+        comingSoon: url.searchParams.has('signup'),
+        // "Check your inbox" only after this visitor's registration (not for a hand-made ?finished=1).
+        finished: url.searchParams.get('finished') === '1' && flow.registrationOutcome === 'FORM_FINISHED',
+        countries,
+        defaultCountry: countries.some((c) => c.isoCode === detected) ? (detected as string) : 'DE',
+        detectCountryInBrowser: !detected,
+        social: oidc
+          ? {
+              button: oidc.button,
+              href: `${SOCIAL_START_PATH}?${invitationQuery(invitation, { lang: locale })}`,
+              primary: options.registrationFlow === 'socialRegistration',
+            }
+          : null,
+      },
     },
-  };
+    arrival,
+  );
 }
 
 export async function action(args: Route.ActionArgs) {
   const { request, params, context } = args;
-  assertKnownSlug(params.slug, request);
+  const slug = knownSlug(params.slug, request);
   const formData = await request.formData();
   if (formData.get('intent') === 'product-share') {
-    return { code: null, registration: null, productShare: await handleProductShare(args, formData, params.slug ?? null) };
+    return { code: null, registration: null, productShare: await handleProductShare(args, formData, slug) };
+  }
+  if (formData.get('intent') === 'waitlist') {
+    const submission = parseWithZod(formData, { schema: emailForm });
+    if (submission.status !== 'success') {
+      return { code: null, registration: null, productShare: null, waitlist: { errors: submission.error?.email ?? [], value: String(formData.get('email') ?? '').slice(0, 300) } };
+    }
+    throw redirect(await lobbyPathFor(submission.value.email, context), 303);
   }
   if ((REGISTRATION_INTENTS as readonly string[]).includes(String(formData.get('intent')))) {
-    return { code: null, productShare: null, registration: await handleRegistration(args, formData, { popup: true, slug: params.slug ?? null }) };
+    return { code: null, productShare: null, registration: await handleRegistration(args, formData, { popup: true, slug }) };
   }
   const submission = parseWithZod(formData, { schema: accessCodeForm });
   const sent = String(formData.get('code') ?? '').slice(0, 100);
   if (submission.status !== 'success') {
     return { code: { result: { errors: submission.error?.code ?? [], value: sent }, notice: undefined }, registration: null, productShare: null };
   }
-  const verdict = await checkCode({ code: submission.value.code, slug: params.slug ?? null }, { request, context });
+  const typed = { code: submission.value.code.trim().toUpperCase(), validityTimestamp: null, slug };
+  // A code typed on our page: the referrer its own arrival brought, if it arrived at all.
+  const { referrer } = referrerOf(args, (await readFlow(request, context)).flow, typed);
+  const verdict = await checkCode({ ...typed, referrer }, { request, context });
   const { prefix } = context.get(localeContext);
   if (verdict.status === 'valid') {
-    const code = submission.value.code.toUpperCase();
-    throw redirect(localizedPath(prefix, params.slug ? `/${params.slug}` : '/', `rc=${encodeURIComponent(code)}`), 303);
+    throw redirect(localizedPath(prefix, slug ? `/${slug}` : '/', `rc=${encodeURIComponent(typed.code)}`), 303);
   }
   if (verdict.status === 'invalid') {
     return { code: { result: { errors: ['validation.accessCodeInvalid'], value: sent }, notice: undefined }, registration: null, productShare: null };
   }
-  if (verdict.status === 'referrer') throw redirect(denyPath(prefix, 'referrer'));
-  return { code: { result: { errors: [], value: sent }, notice: verdictMessage(verdict), errorEvent: verdictEvent(verdict) }, registration: null, productShare: null };
+  if (verdict.status === 'referrer') throw await deny(args, 'referrer', typed, referrer);
+  return { code: { result: { errors: [], value: sent }, notice: verdictMessage(verdict, 'invitation'), errorEvent: verdictEvent(verdict) }, registration: null, productShare: null };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -139,7 +181,10 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   const intl = useIntl();
   const path = useLocalPath();
   const [, setSearchParams] = useSearchParams();
-  const { invitation, options } = loaderData;
+  const navigation = useNavigation();
+  const location = useLocation();
+  const webView = useWebView();
+  const { invitation } = loaderData;
   const valid = invitation?.valid ? invitation : null;
   const productShareResult = actionData?.productShare ?? null;
   const registrationResult = actionData?.registration?.kind === 'form' ? actionData.registration : null;
@@ -153,9 +198,25 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
     setFormOpen(false);
     setPopupMounted(false);
   }, [finished]);
+  // The pop-up's own chunk is on its way (it loads when the visitor heads for it).
+  const [popupLoading, setPopupLoading] = useState(false);
   const openPopup = () => {
     setPopupMounted(true);
     setFormOpen(true);
+    setPopupLoading(true);
+    void loadPopupRegistration().finally(() => setPopupLoading(false));
+  };
+  // The code check: the code form on its way, or this page loading an invitation.
+  const checkingCode =
+    navigation.state !== 'idle' &&
+    (navigation.formData?.get('intent') === 'code' ||
+      (!navigation.formData && navigation.location.pathname === location.pathname && new URLSearchParams(navigation.location.search).has('rc')));
+  /** The landing page options of spec §3, as this page holds them. */
+  const options: LandingPageOptions = {
+    ...loaderData.options,
+    sourcePath: loaderData.sourcePath,
+    isLandingPageLoading: checkingCode || popupLoading,
+    isWebView: webView.active,
   };
   const trackLanding = useTrackOnce({ event: 'landing', variant: valid?.customization ?? 'default', hasCode: Boolean(invitation) });
   // Spec §8's tracked error events, where the visitor meets the refusal.
@@ -163,6 +224,8 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   useTrackOnce(errorEvent ? { event: errorEvent } : null);
   // The pop-up form counts its submission itself; a submission posted before the scripts ran lands here.
   useTrackStep(finished ? { event: 'email_submitted', flow: 'default' } : null);
+  // "Check your inbox" is the pop-up's welcome page (spec §4): after the email, before activation.
+  useTrackStep(finished ? { event: 'welcome_landed' } : null);
 
   const texts = variantTexts(valid?.customization);
   const money = (euros: number) => intl.formatNumber(euros, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
@@ -174,18 +237,19 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   const headline = valid ? (valid.invitorName ? t(texts.headline, values) : t('variant.noInviter.headline')) : t('landing.hero.title');
   const lead = valid ? t(texts.text, values) : t('landing.hero.text');
   const formHref = valid ? path('/registration/formstarted', valid.query) : '#';
-  const centered = options.layout !== 'right-double-column';
+  const hero = HERO[options.layout];
 
   return (
     <>
       <section className="inclined-lines bg-ink text-paper" aria-labelledby="hero-title">
-        <div className={`mx-auto grid max-w-6xl gap-12 px-6 py-16 sm:py-24 ${centered ? 'max-w-2xl text-center' : 'lg:grid-cols-[1.25fr_1fr] lg:items-center'}`}>
-          <div>
+        <div className={`mx-auto grid ${hero.grid}`} data-layout={options.layout}>
+          <div className={hero.text}>
             <p className="eyebrow text-paper/70">{t('landing.hero.eyebrow')}</p>
             <h1 id="hero-title" className="display mt-5 text-5xl sm:text-7xl">{headline}</h1>
-            <p className={`mt-8 text-lg leading-relaxed text-paper/85 ${centered ? 'mx-auto max-w-xl' : 'max-w-xl'}`}>{lead}</p>
+            <p className={`mt-8 text-lg leading-relaxed text-paper/85 ${hero.lead}`}>{lead}</p>
           </div>
-          <div className="bg-paper p-8 text-left text-ink shadow-2xl sm:p-10" id="code">
+          <div className={`relative bg-paper text-left text-ink ${hero.card}`} id="code" aria-busy={options.isLandingPageLoading}>
+            <LoadingIndicator loading={options.isLandingPageLoading} label={t(checkingCode ? 'landing.loading.code' : 'landing.loading.form')} />
             {loaderData.socialFailed && (
               <p role="alert" className="mb-6 border-l-2 border-alert pl-4">{t('socialSecondStep.failed')}</p>
             )}
@@ -263,7 +327,22 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
           <ProductShare invitorName={valid.invitorName} lastResult={productShareResult?.result} />
         </Suspense>
       )}
-      <LandingSections />
+      <LandingSections voucher={voucherFor(valid?.customization)} waitlist={actionData && 'waitlist' in actionData ? actionData.waitlist : undefined} />
+    </>
+  );
+}
+
+/**
+ * isLandingPageLoading, shown: a bar along the panel's top edge and a status for screen
+ * readers. Both keep their place when idle, so nothing on the page moves.
+ */
+function LoadingIndicator({ loading, label }: { loading: boolean; label: string }) {
+  return (
+    <>
+      <div className="pointer-events-none absolute inset-x-0 top-0 h-1 overflow-hidden" aria-hidden="true" data-testid="landing-loading">
+        {loading && <div className="h-full w-1/3 animate-indeterminate bg-ink motion-reduce:w-full motion-reduce:animate-pulse" />}
+      </div>
+      <p role="status" className="sr-only" data-testid="landing-loading-status">{loading ? label : ''}</p>
     </>
   );
 }

@@ -59,7 +59,7 @@ export default function Lobby({ loaderData, actionData }: Route.ComponentProps) 
       {actionData?.notice && <p role="alert" className="mt-6 border-l-2 border-alert pl-4">{t(actionData.notice.id, actionData.notice.values)}</p>}
       <Form method="post" className="mt-10 space-y-6">
         <p className="text-sm leading-relaxed text-stone">{t('lobby.consent', { email: loaderData.email })}</p>
-        <div className="flex flex-wrap gap-4">
+        <div className="flex flex-col gap-4 sm:flex-row sm:flex-wrap">
           <button type="submit" className="btn-primary" disabled={busy}>{t('lobby.join')}</button>
           <a className="btn-outline" href={EXTERNAL_LINKS.login} rel="noopener">{t('lobby.backToLogin')}</a>
         </div>

@@ -1,8 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { email } from '@velvet/validation/registration';
+import { emailForm } from '@velvet/validation/registration';
 import { Form, redirect } from 'react-router';
-import { z } from 'zod';
 import type { Route } from './+types/membership-interest-apply';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
@@ -17,8 +16,6 @@ import { readFlow } from '../lib/session.server.ts';
 import { useT } from '../lib/use-root.ts';
 import { useSubmitting } from '../lib/forms.ts';
 
-const applicationForm = z.object({ email });
-
 /** The email is filled in when the visitor already typed it in this visit (no dead ends). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { flow } = await readFlow(request, context);
@@ -26,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: applicationForm });
+  const submission = parseWithZod(await request.formData(), { schema: emailForm });
   if (submission.status !== 'success') return { result: submission.reply(), notice: null as Notice | null };
   const { locale, prefix } = context.get(localeContext);
   const country = (await serverCountry(request, context)) ?? null;
@@ -38,7 +35,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     for (const { field, code } of fieldErrors) (errors[field] ??= []).push(code);
     return { result: submission.reply({ fieldErrors: errors }), notice: fieldErrors.length ? null : ({ id: 'error.generic' } as Notice) };
   }
-  throw redirect(localizedPath(prefix, '/membership-interest/confirmation'));
+  const { flow, save } = await readFlow(request, context);
+  throw redirect(localizedPath(prefix, '/membership-interest/confirmation'), {
+    headers: { 'Set-Cookie': await save({ ...flow, membershipApplicationEmail: submission.value.email }) },
+  });
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.membershipInterestApply.title' });

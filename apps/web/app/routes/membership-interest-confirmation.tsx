@@ -1,7 +1,18 @@
+import { redirect } from 'react-router';
 import type { Route } from './+types/membership-interest-confirmation';
 import { MessageScreen } from '../components/message-screen.tsx';
+import { localeContext } from '../lib/context.ts';
+import { localizedPath } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { readFlow } from '../lib/session.server.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
+
+/** "Email Address Submitted Successfully" only after this visit submitted one. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { flow } = await readFlow(request, context);
+  if (!flow.membershipApplicationEmail) throw redirect(localizedPath(context.get(localeContext).prefix, '/membership-interest/apply'));
+  return null;
+}
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.membershipInterestConfirmation.title', noIndex: true });
 

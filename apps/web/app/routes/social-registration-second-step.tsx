@@ -5,17 +5,18 @@ import { data, Form, redirect } from 'react-router';
 import type { Route } from './+types/social-registration-second-step';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { ConsentFields, CountryField, GenderField, NameFields, useBrowserCountry, type CountryOption } from '../components/registration-form.tsx';
+import { ConsentFields, CountryField, GenderField, NameFields, useCountryChoice, type CountryOption } from '../components/registration-form.tsx';
 import { Welcome } from '../components/welcome.tsx';
 import { callApi } from '../lib/api.server.ts';
+import { authCookie } from '../lib/auth-cookie.server.ts';
 import { localeContext, requestInfoContext } from '../lib/context.ts';
 import { serverCountry } from '../lib/country.server.ts';
 import { localizedPath } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { completeSocialRegistration, type CompleteSocialRegistrationInput, type RegistrationCodeError } from '../lib/operations.ts';
 import { apiFailureMessage, checkCode, verdictFor, type Notice } from '../lib/registration-code.server.ts';
-import { denyPath, invitationFrom, refusal, type Invitation } from '../lib/registration.server.ts';
-import { readFlow } from '../lib/session.server.ts';
+import { deny, denyPath, invitationFrom, referrerOf, refusal, type Invitation } from '../lib/registration.server.ts';
+import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '../lib/social-registration.ts';
 import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
@@ -39,12 +40,16 @@ async function verifiedToken(token: string | null, { context }: Args): Promise<S
   return verified.claims;
 }
 
-/** The invitation the callback kept in the flow cookie (or the URL, when it carries one). */
-async function invitationOf({ request, context }: Args): Promise<Invitation> {
+/**
+ * The invitation the callback kept in the flow cookie (or the URL, when it carries one), and
+ * the referrer it arrived with (the arrival rule of spec §4 guards this step too).
+ */
+async function invitationOf(args: Args): Promise<{ invitation: Invitation; referrer: string | null; flow: RegistrationFlowState }> {
+  const { request, context } = args;
   const { flow } = await readFlow(request, context);
   const invitation = invitationFrom(new URL(request.url), flow);
   if (!invitation) throw redirect(denyPath(context.get(localeContext).prefix, 'invalid'));
-  return invitation;
+  return { invitation, referrer: referrerOf(args, flow, invitation).referrer, flow };
 }
 
 /** The names to ask for: those the provider did not give in a form the registration accepts. */
@@ -56,13 +61,13 @@ export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
   const token = new URL(request.url).searchParams.get('token');
   const claims = await verifiedToken(token, args);
-  const invitation = await invitationOf(args);
+  const { invitation, referrer } = await invitationOf(args);
   const [check, detected] = await Promise.all([
-    checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug }, { request, context }),
+    checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug, referrer }, { request, context }),
     serverCountry(request, context),
   ]);
   if (check.status === 'unavailable') return { state: 'unavailable' as const, email: claims.email, notice: apiFailureMessage(check.error) };
-  if (check.status !== 'valid') throw redirect(denyPath(context.get(localeContext).prefix, refusal(check).reason, invitation));
+  if (check.status !== 'valid') throw await deny(args, refusal(check).reason, invitation, referrer);
   const countries = check.details.countryOptions;
   return {
     state: 'ready' as const,
@@ -90,7 +95,7 @@ export async function action(args: Route.ActionArgs) {
   const formData = await request.formData();
   const token = String(formData.get('token') ?? '');
   const claims = await verifiedToken(token, args);
-  const invitation = await invitationOf(args);
+  const { invitation, referrer, flow } = await invitationOf(args);
   const ask = askedNames(claims);
   const submission = parseWithZod(formData, { schema: socialSecondStepForm(ask) });
   const reply = (options: { fieldErrors?: Record<string, string[]>; formErrors?: string[]; notice?: Notice } = {}) => ({
@@ -101,9 +106,9 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== 'success') return reply();
   const value = submission.value;
 
-  const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug }, { request, context });
+  const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug, referrer }, { request, context });
   if (check.status === 'unavailable') return reply({ notice: apiFailureMessage(check.error) });
-  if (check.status !== 'valid') throw redirect(denyPath(prefix, refusal(check).reason, invitation));
+  if (check.status !== 'valid') throw await deny(args, refusal(check).reason, invitation, referrer);
   const option = check.details.countryOptions.find((c) => c.isoCode === value.country);
   if (!option) return reply({ fieldErrors: { country: ['validation.country'] } });
 
@@ -112,6 +117,7 @@ export async function action(args: Route.ActionArgs) {
     registrationCode: invitation.code,
     validityTimestamp: invitation.validityTimestamp,
     slug: invitation.slug,
+    referrer,
     gender: value.gender,
     firstName: value.firstName ?? claims.firstName ?? null,
     lastName: value.lastName ?? claims.lastName ?? null,
@@ -135,7 +141,7 @@ export async function action(args: Route.ActionArgs) {
       countryOptions: [],
       customization: null,
     });
-    if (verdict.status !== 'valid' && verdict.status !== 'unavailable') throw redirect(denyPath(prefix, refusal(verdict).reason, invitation));
+    if (verdict.status !== 'valid' && verdict.status !== 'unavailable') throw await deny(args, refusal(verdict).reason, invitation, referrer);
   }
   if (payload.fieldErrors.length || !payload.outcome) {
     const fieldErrors: Record<string, string[]> = {};
@@ -149,7 +155,7 @@ export async function action(args: Route.ActionArgs) {
     return reply({ fieldErrors, formErrors: [...formErrors] });
   }
 
-  const { flow, save } = await readFlow(request, context);
+  const { save } = await readFlow(request, context);
   const headers = {
     'Set-Cookie': await save({
       ...flow,
@@ -163,16 +169,24 @@ export async function action(args: Route.ActionArgs) {
       termsPkString: option.termsPkString,
       dataPolicyPkString: option.dataPolicyPkString,
       ...(payload.registrationId ? { registrationId: payload.registrationId } : {}),
-      registrationFlow: 'social',
+      registrationFlow: 'socialRegistration',
+      registrationOutcome: payload.outcome,
     }),
   };
   switch (payload.outcome) {
-    case 'ACTIVATED':
-      // The provider vouched for the address: the account is active, no email to confirm.
+    case 'ACTIVATED': {
+      // The provider vouched for the address: the account is active, no email to confirm, and
+      // the new member is an identified customer (the auth token cookie, ADR 022).
+      const cookies = new Headers(headers);
+      if (payload.memberToken) cookies.append('Set-Cookie', authCookie(payload.memberToken));
       return data(
-        { kind: 'welcome' as const, welcome: { firstName: payload.firstName, voucher: payload.voucher, registrationId: payload.registrationId } },
-        { headers },
+        {
+          kind: 'welcome' as const,
+          welcome: { firstName: payload.firstName, voucher: payload.voucher, registrationId: payload.registrationId, sourcePath: flow.sourcePath ?? null },
+        },
+        { headers: cookies },
       );
+    }
     case 'FORM_FINISHED':
       throw redirect(localizedPath(prefix, '/registration/formfinished'), { headers });
     case 'ACCOUNT_ACTIVE':
@@ -190,10 +204,11 @@ export default function SocialRegistrationSecondStep({ loaderData, actionData }:
   const welcome = actionData?.kind === 'welcome' ? actionData.welcome : null;
   // The provider gave the address (the email step of the other flows); this page is step 2,
   // submitted when its form is (SecondStepForm).
-  useTrackOnce({ event: 'email_submitted', flow: 'social', emailHash: loaderData.email });
-  useTrackOnce({ event: 'step2_landed' });
-  useTrackStep(welcome ? { event: 'step2_submitted' } : null);
-  if (welcome) return <Welcome {...welcome} />;
+  useTrackOnce({ event: 'email_submitted', flow: 'socialRegistration', emailHash: loaderData.email });
+  useTrackOnce({ event: 'step2_landed', flow: 'socialRegistration' });
+  useTrackStep(welcome ? { event: 'step2_submitted', flow: 'socialRegistration' } : null);
+  // A vouched-for address: no verify-email or activation page, so this is the welcome page too.
+  if (welcome) return <Welcome {...welcome} welcomeLanded />;
 
   const notice = actionData?.kind === 'form' ? actionData.notice : loaderData.state === 'unavailable' ? loaderData.notice : undefined;
   return (
@@ -257,11 +272,10 @@ function SecondStepForm({
     // The action's schema, in the browser too: errors update as the visitor types, no round trip.
     onValidate: validateWith<Values>(socialSecondStepForm(ask)),
     onSubmit: (_event, { submission }) => {
-      if (submission?.status === 'success') trackStep({ event: 'step2_submitted' });
+      if (submission?.status === 'success') trackStep({ event: 'step2_submitted', flow: 'socialRegistration' });
     },
   });
-  useBrowserCountry(form, countries, detectCountryInBrowser);
-  const selected = countries.find((c) => c.isoCode === (fields.country.value ?? defaults.country));
+  const country = useCountryChoice(fields.country, countries, detectCountryInBrowser);
   const preferences = fields.shoppingPreferences;
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="space-y-6">
@@ -273,7 +287,7 @@ function SecondStepForm({
       ) : null}
       <GenderField field={fields.gender} />
       <NameFields firstName={ask.firstName ? fields.firstName : undefined} lastName={ask.lastName ? fields.lastName : undefined} />
-      <CountryField field={fields.country} countries={countries} />
+      <CountryField field={fields.country} countries={countries} choice={country} />
       <fieldset aria-describedby={describedBy(preferences)}>
         <legend className="eyebrow text-stone">{t('socialSecondStep.preferences')}</legend>
         <div className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-3">
@@ -286,7 +300,7 @@ function SecondStepForm({
         </div>
         <FieldErrors field={preferences} />
       </fieldset>
-      <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={selected} />
+      <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={country.option} />
       <button type="submit" className="btn-primary w-full" disabled={busy}>
         {t('socialSecondStep.submit')}
       </button>

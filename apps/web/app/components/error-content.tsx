@@ -1,0 +1,51 @@
+import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { MessageScreen } from './message-screen.tsx';
+import { useLocalPath, useT } from '../lib/use-root.ts';
+
+/**
+ * The site's one error design, inside whichever frame the page has (header, footer and
+ * language switch stay): 404 "Page not found" (or spec §2's "Page Not Found: {path}" when a
+ * route's check refused the page), anything else "Internal Server Error" with the generic
+ * message; always a way back to the start page.
+ */
+export function ErrorContent({
+  status,
+  path,
+  offline = false,
+  inverse = false,
+}: {
+  status: number;
+  path?: string | undefined;
+  /** The browser's own request failed (no network): spec §8's connection message. */
+  offline?: boolean;
+  inverse?: boolean;
+}) {
+  const t = useT();
+  const local = useLocalPath();
+  const notFound = status === 404;
+  return (
+    <MessageScreen
+      inverse={inverse}
+      eyebrow={String(status)}
+      title={notFound ? (path ? t('notFound.pathTitle', { path }) : t('notFound.title')) : t('error.internal')}
+      text={t(notFound ? 'notFound.text' : offline ? 'error.connection' : 'error.generic')}
+      actions={[{ label: t('nav.backToStart'), to: local('/') }]}
+    />
+  );
+}
+
+/** A fetch of the page's data that never reached the server: the visitor's network, not ours. */
+function isNetworkFailure(error: unknown): boolean {
+  return typeof window !== 'undefined' && error instanceof TypeError && (!navigator.onLine || /fetch|network/i.test(error.message));
+}
+
+/** What an error thrown by a page's loader, action, guard or render says, as ErrorContent. */
+export function RouteErrorContent({ inverse = false }: { inverse?: boolean }) {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const data = isRouteErrorResponse(error) ? (error.data as { path?: unknown } | null) : null;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <ErrorContent status={status} path={typeof data?.path === 'string' ? data.path : undefined} offline={isNetworkFailure(error)} inverse={inverse} />
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * One page load, one session id (spec §7.2 "X-Session-ID (one UUID per page load)"; ADR 022).
+ * The web server mints the id for a document request and writes it into the page
+ * (`<meta name="acq-session-id">`); the browser sends it back on every request of that page
+ * load — the router's `.data` requests of client-side navigations and submissions, and
+ * graphql-ws's connection_init — and the server uses it for its calls to the API.
+ */
+
+export const SESSION_HEADER = 'X-Session-ID';
+export const SOURCE_PAGE_HEADER = 'X-Source-Page';
+export const CORRELATION_HEADER = 'X-Correlation-ID';
+/** The meta element that carries the page load's id into the browser. */
+export const SESSION_META = 'acq-session-id';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** A page-load id as the server mints it (a v4 UUID, lower-case); anything else is not one. */
+export function isSessionId(value: string | null | undefined): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+/** A v4 UUID; `crypto.randomUUID` exists only in secure contexts, getRandomValues everywhere. */
+export function uuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A new correlation id for one call (spec §7.2: prefix plus new UUID). */
+export function correlationId(): string {
+  return `acq-web-${uuid()}`;
+}
+
+let current: string | null | undefined;
+/** This page load's id, as the server wrote it into the document; null when absent. Browser only. */
+export function pageLoadSessionId(): string | null {
+  if (current === undefined) {
+    const content = document.querySelector<HTMLMetaElement>(`meta[name="${SESSION_META}"]`)?.content;
+    current = isSessionId(content) ? content.toLowerCase() : null;
+  }
+  return current;
+}
+
+/** Whether a request is one of the router's own: a loader/action `.data` request or route discovery, on our origin. */
+export function isRouterRequest(url: URL, origin: string): boolean {
+  return url.origin === origin && (url.pathname.endsWith('.data') || url.pathname === '/__manifest');
+}
+
+/**
+ * Adds the page load's id to the router's requests. React Router 8.5 has the hook made for
+ * this (`<HydratedRouter unstable_fetch>`), but its build tools (@react-router/dev, which must
+ * match react-router's exact version) are not available for 8.5 here, so on 8.4 the router's
+ * requests go through `window.fetch`, and this wraps it — for the router's requests only
+ * (`.data` and `/__manifest` on our origin); every other request passes untouched. Moving to
+ * `unstable_fetch` is one line in entry.client.tsx (ADR 022).
+ */
+export function sendSessionIdWithRouterRequests(): void {
+  const sessionId = pageLoadSessionId();
+  if (!sessionId || typeof window.fetch !== 'function') return;
+  const original = window.fetch.bind(window);
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : input, window.location.href);
+    if (!isRouterRequest(url, window.location.origin)) return original(input, init);
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    headers.set(SESSION_HEADER, sessionId);
+    return original(input, { ...init, headers });
+  };
+}

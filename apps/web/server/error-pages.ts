@@ -1,0 +1,64 @@
+/**
+ * What the web server itself answers when React Router cannot: addresses that cannot even
+ * be decoded, and errors no route caught. Visitors get the site's words in their language,
+ * never Express's English page with a stack trace and server paths.
+ */
+import { catalogs } from '@velvet/i18n/catalogs';
+import type express from 'express';
+import { localizedPath, resolveLocale } from '../app/lib/i18n.ts';
+
+/** True when every percent-escape of `pathname` decodes (well-formed and UTF-8). */
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `/de/%ZZ` or `/%C3%28` name no page, but Express's router would answer them with a 400
+ * and a stack trace. They are sent to their well-formed spelling, percent signs escaped
+ * (`/de/%25ZZ`): the literal text the visitor sent, which the pages answer with the
+ * translated 404 in the prefix's language, the browser and the server reading one address.
+ */
+export const malformedPaths: express.RequestHandler = (req, res, next) => {
+  const queryAt = req.url.indexOf('?');
+  const pathname = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
+  if (decodable(pathname)) {
+    next();
+    return;
+  }
+  const wellFormed = pathname.replaceAll('%', '%25') + (queryAt === -1 ? '' : req.url.slice(queryAt));
+  res.redirect(req.method === 'GET' || req.method === 'HEAD' ? 301 : 308, wellFormed);
+};
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** The last resort after the pages: the generic message (spec §8) in the visitor's language. */
+export const lastResortErrorPage: express.ErrorRequestHandler = (error, req, res, next) => {
+  if (res.headersSent) {
+    next(error);
+    return;
+  }
+  const { locale, prefix } = resolveLocale({
+    pathname: req.path,
+    cookieHeader: req.get('cookie'),
+    langParam: typeof req.query.lang === 'string' ? req.query.lang : null,
+    acceptLanguage: req.get('accept-language'),
+  });
+  const m = catalogs[locale];
+  const say = (id: string) => escapeHtml(m[id] ?? catalogs.en[id] ?? id);
+  res
+    .status(500)
+    .type('html')
+    .setHeader('Cache-Control', 'no-store')
+    .send(
+      `<!DOCTYPE html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+        `<title>${say('error.internal')} — ${say('brand.name')}</title></head><body><main>` +
+        `<p>500</p><h1>${say('error.internal')}</h1><p>${say('error.generic')}</p>` +
+        `<p><a href="${localizedPath(prefix, '/')}">${say('nav.backToStart')}</a></p></main></body></html>`,
+    );
+};

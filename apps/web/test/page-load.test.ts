@@ -1,0 +1,104 @@
+/** One page load, one X-Session-ID; X-Source-Page is the page's path (spec §7.2, ADR 022). */
+import { RouterContextProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AUTH_COOKIE, authCookie } from '../app/lib/auth-cookie.server.ts';
+import { connectionParams } from '../app/lib/live-status.ts';
+import { pagePath } from '../app/lib/i18n.ts';
+import { isRouterRequest, isSessionId } from '../app/lib/page-load.ts';
+import { pageLoadMiddleware, pageLoadOf } from '../app/lib/page-load.server.ts';
+import { pageLoadContext } from '../app/lib/context.ts';
+
+const ID = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+
+describe('the page load of a request', () => {
+  it('starts with every document request: a new v4 UUID, whatever the request carries', () => {
+    const first = pageLoadOf(new Request('http://localhost/de?rc=ABC', { headers: { 'x-session-id': ID } }));
+    const second = pageLoadOf(new Request('http://localhost/de?rc=ABC'));
+    expect(isSessionId(first.sessionId)).toBe(true);
+    expect(first.sessionId).not.toBe(ID);
+    expect(second.sessionId).not.toBe(first.sessionId);
+    expect(first.sourcePage).toBe('/de');
+  });
+
+  it('goes on in the .data requests of the same page load, which carry its id', () => {
+    const navigation = pageLoadOf(new Request('http://localhost/de/registration/formstarted.data?rc=ABC', { headers: { 'X-Session-ID': ID.toUpperCase() } }));
+    expect(navigation).toEqual({ sessionId: ID, sourcePage: '/de/registration/formstarted' });
+    const forged = pageLoadOf(new Request('http://localhost/de.data', { headers: { 'x-session-id': 'web-1; drop table' } }));
+    expect(isSessionId(forged.sessionId)).toBe(true);
+  });
+
+  it('names the page as the visitor sees it: never .data, / and /de for the landing pages', () => {
+    expect(pagePath('/_.data')).toBe('/');
+    expect(pagePath('/_root.data')).toBe('/');
+    expect(pagePath('/de.data')).toBe('/de');
+    expect(pagePath('/de/_.data')).toBe('/de/');
+    expect(pagePath('/fr/about-us.data')).toBe('/fr/about-us');
+    expect(pagePath('/vip')).toBe('/vip');
+    expect(pagePath('')).toBe('/');
+  });
+
+  it('is put in the context by the root middleware, with React Router’s normalized path', async () => {
+    const context = new RouterContextProvider();
+    const request = new Request('http://localhost/_.data?index', { headers: { 'x-session-id': ID } });
+    await pageLoadMiddleware(
+      { request, url: new URL('http://localhost/'), context, params: {}, pattern: '/' } as unknown as Parameters<typeof pageLoadMiddleware>[0],
+      () => Promise.resolve(new Response()),
+    );
+    expect(context.get(pageLoadContext)).toEqual({ sessionId: ID, sourcePage: '/' });
+  });
+});
+
+describe('in the browser', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it('only the router’s own requests are touched', () => {
+    const origin = 'https://club.example';
+    expect(isRouterRequest(new URL('https://club.example/de/about-us.data'), origin)).toBe(true);
+    expect(isRouterRequest(new URL('https://club.example/__manifest?p=%2Fde'), origin)).toBe(true);
+    expect(isRouterRequest(new URL('https://club.example/acquisition-defaults.json'), origin)).toBe(false);
+    expect(isRouterRequest(new URL('https://elsewhere.example/x.data'), origin)).toBe(false);
+  });
+
+  it('the router’s .data requests carry the page load’s id from the document', async () => {
+    const seen: { url: string; headers: Headers }[] = [];
+    const fetchStub = (input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push({ url: String(input instanceof Request ? input.url : input), headers: new Headers(init?.headers) });
+      return Promise.resolve(new Response('{}'));
+    };
+    vi.stubGlobal('window', { fetch: fetchStub, location: { href: 'https://club.example/de', origin: 'https://club.example' } });
+    vi.stubGlobal('document', { querySelector: () => ({ content: ID }) });
+    const { sendSessionIdWithRouterRequests } = await import('../app/lib/page-load.ts');
+    sendSessionIdWithRouterRequests();
+    const wrapped = (window as unknown as { fetch: typeof fetch }).fetch;
+    await wrapped(new URL('https://club.example/de/registration/formstarted.data?rc=A'), { signal: new AbortController().signal });
+    await wrapped('/de.data?index', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await wrapped('/acquisition-defaults.json', { credentials: 'include' });
+    expect(seen.map((s) => [s.url, s.headers.get('x-session-id'), s.headers.get('content-type')])).toEqual([
+      ['https://club.example/de/registration/formstarted.data?rc=A', ID, null],
+      ['/de.data?index', ID, 'application/json'],
+      ['/acquisition-defaults.json', null, null],
+    ]);
+  });
+
+  it('graphql-ws’s connection_init carries Bearer auth and the page’s ids as headers (spec §7.5)', () => {
+    expect(connectionParams({ token: 'eyJ.token', sessionId: ID, sourcePage: '/de/registration/formfinished' })).toEqual({
+      headers: {
+        Authorization: 'Bearer eyJ.token',
+        'X-Correlation-ID': expect.stringMatching(/^acq-web-[0-9a-f-]{36}$/),
+        'X-Session-ID': ID,
+        'X-Source-Page': '/de/registration/formfinished',
+      },
+    });
+    expect(connectionParams({ token: null, sessionId: ID, sourcePage: '/' }).headers).not.toHaveProperty('Authorization');
+  });
+});
+
+describe('the auth token cookie', () => {
+  it('keeps the member token 7 days, Secure, SameSite=Lax, out of scripts’ reach (spec §9)', () => {
+    expect(AUTH_COOKIE).toBe('acq_token');
+    expect(authCookie('eyJ.token')).toBe('acq_token=eyJ.token; Max-Age=604800; Path=/; SameSite=Lax; Secure; HttpOnly');
+  });
+});
