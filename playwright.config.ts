@@ -1,8 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 
 /**
- * End-to-end tests in Debian's Chromium against the real product: the API on a fresh
- * SQLite database with the demo seed, and the production build of the web app. A second
+ * End-to-end tests in Debian's Chromium against the real product: the API on a fresh,
+ * empty SQLite database (each test makes its data: tests/e2e/support/data.ts), and the
+ * production build of the web app. A second
  * web server points at an API address where nothing listens, to test the outage pages.
  */
 /** E2E_PORT_OFFSET lets two runs share a machine (every port and the data directory move). */
@@ -24,6 +25,12 @@ const ERRORS_PORT = 3314 + OFFSET;
 export const E2E = {
   base: `http://127.0.0.1:${WEB_PORT}`,
   api: `http://127.0.0.1:${API_PORT}`,
+  /**
+   * The API under another name: /acquisition-defaults.json hands browsers this GraphQL address
+   * (ACQ_BACKEND_GRAPHQL_URL), so every page runs with the defaults file overriding the
+   * server-rendered one, as deployments may (spec §7.1; ADR 022).
+   */
+  browserGraphql: `http://localhost:${API_PORT}/graphql`,
   down: `http://127.0.0.1:${DOWN_PORT}`,
   admin: { email: 'admin@velvetrope.test', password: 'correct horse battery staple' },
   dataDir: DATA_DIR,
@@ -35,6 +42,31 @@ export const E2E = {
   errors: { collector: `http://127.0.0.1:${ERRORS_PORT}`, url: `http://127.0.0.1:${ERRORS_PORT}/api/1/store/?sentry_key=e2e` },
 };
 
+/**
+ * Visitors as they arrive from the club's markets: the language the site must answer in, the
+ * browser's language (bare or regional), the clock's time zone and the country that zone
+ * belongs to (preselected in the registration form), and the device.
+ */
+export interface Visitor {
+  name: string;
+  language: 'en' | 'de' | 'fr' | 'it' | 'nl' | 'pl' | 'sv';
+  acceptLanguage: string;
+  timeZone: string;
+  country: string;
+  device: 'phone' | 'desktop';
+}
+
+export const VISITORS: Visitor[] = [
+  { name: 'de-berlin', language: 'de', acceptLanguage: 'de', timeZone: 'Europe/Berlin', country: 'DE', device: 'desktop' },
+  { name: 'en-us-vienna', language: 'en', acceptLanguage: 'en-US', timeZone: 'Europe/Vienna', country: 'AT', device: 'phone' },
+  { name: 'fr-paris', language: 'fr', acceptLanguage: 'fr', timeZone: 'Europe/Paris', country: 'FR', device: 'phone' },
+  { name: 'pl-warsaw', language: 'pl', acceptLanguage: 'pl-PL', timeZone: 'Europe/Warsaw', country: 'PL', device: 'desktop' },
+  { name: 'sv-stockholm', language: 'sv', acceptLanguage: 'sv-SE', timeZone: 'Europe/Stockholm', country: 'SE', device: 'phone' },
+  { name: 'it-rome', language: 'it', acceptLanguage: 'it', timeZone: 'Europe/Rome', country: 'IT', device: 'desktop' },
+  { name: 'nl-amsterdam', language: 'nl', acceptLanguage: 'nl-NL', timeZone: 'Europe/Amsterdam', country: 'NL', device: 'phone' },
+  { name: 'en-gb-madrid', language: 'en', acceptLanguage: 'en-GB', timeZone: 'Europe/Madrid', country: 'ES', device: 'desktop' },
+];
+
 /** The product's social sign-up (ADR 010); the outage server's issuer is a dead address. */
 const OIDC_ENV = { OIDC_ISSUER: E2E.oidc.issuer, OIDC_CLIENT_ID: E2E.oidc.clientId, OIDC_CLIENT_SECRET: E2E.oidc.clientSecret };
 
@@ -45,6 +77,8 @@ export default defineConfig({
   workers: 2,
   forbidOnly: !!process.env.CI,
   retries: 0,
+  // Journeys register, wait for an email and activate; test data comes from the CLI (about 1 s a call).
+  timeout: 60_000,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL: E2E.base,
@@ -54,7 +88,22 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  projects: [
+    { name: 'chromium', testIgnore: /europe\.spec\.ts$/, use: { ...devices['Desktop Chrome'], channel: undefined } },
+    // The club's visitors (tests/e2e/europe.spec.ts): each language in its home time zone, with a
+    // bare or a regional Accept-Language (Playwright's `locale` sets both it and navigator.language), on a phone or a desktop.
+    ...VISITORS.map((visitor) => ({
+      name: visitor.name,
+      testMatch: /europe\.spec\.ts$/,
+      metadata: visitor,
+      use: {
+        ...(visitor.device === 'phone' ? devices['Pixel 7'] : devices['Desktop Chrome']),
+        channel: undefined,
+        locale: visitor.acceptLanguage,
+        timezoneId: visitor.timeZone,
+      },
+    })),
+  ],
   webServer: [
     {
       command: 'node --import tsx tests/e2e/support/error-collector.ts',
@@ -90,8 +139,12 @@ export default defineConfig({
         DATA_DIR,
         PUBLIC_URL: E2E.base,
         PUBLIC_API_URL: E2E.api,
+        ACQ_BACKEND_GRAPHQL_URL: E2E.browserGraphql,
         LOG_LEVEL: 'warn',
-        SEED_DEMO: 'true',
+        // No demo seed: every test makes the codes and members it needs through the admin CLI
+        // and the public API (tests/e2e/support/data.ts), so none depends on demo data that
+        // another test may have used up, blocked or registered on.
+        SEED_DEMO: 'false',
         SMTP_URL: `smtp://127.0.0.1:${MAIL_SMTP_PORT}`,
         ADMIN_EMAIL: E2E.admin.email,
         ADMIN_PASSWORD: E2E.admin.password,
@@ -103,6 +156,8 @@ export default defineConfig({
         GTM_CONTAINER_ID: E2E.gtm.containerId,
         GTM_SCRIPT_URL: E2E.gtm.scriptUrl,
         ERROR_REPORTING_URL: E2E.errors.url,
+        // Pages are rendered for the calendar day a test sets with X-Test-Now (ADR 021, tests/e2e/support.ts).
+        TEST_CLOCK: 'true',
         ...OIDC_ENV,
       },
     },
@@ -111,7 +166,7 @@ export default defineConfig({
       url: `${E2E.down}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { PORT: String(DOWN_PORT), API_URL: 'http://127.0.0.1:9', DATA_DIR, PUBLIC_URL: E2E.down, LOG_LEVEL: 'warn', ERROR_REPORTING_URL: E2E.errors.url, ...OIDC_ENV, OIDC_ISSUER: 'http://127.0.0.1:9' },
+      env: { PORT: String(DOWN_PORT), API_URL: 'http://127.0.0.1:9', DATA_DIR, PUBLIC_URL: E2E.down, LOG_LEVEL: 'warn', ERROR_REPORTING_URL: E2E.errors.url, TEST_CLOCK: 'true', ...OIDC_ENV, OIDC_ISSUER: 'http://127.0.0.1:9' },
     },
   ],
 });

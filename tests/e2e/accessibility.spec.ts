@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { LOCALES } from '@velvet/i18n/locales';
+import { createInvitation, registerThroughForm } from './support/data.ts';
 import { expect, test, text } from './support.ts';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
@@ -13,23 +14,28 @@ async function violations(page: Page) {
 // A first visit: the consent banner is open on every page (ADR 011), except activateaccount paths.
 test.use({ consent: 'none' });
 
+// {code} stands for the test's own invitation.
 for (const path of [
   '/',
-  '/?rc=WELCOME2026',
+  '/?rc={code}',
   '/about-us',
   '/stores',
   '/error/404',
   '/de/registration/deny',
   '/fr/membership-interest',
-  '/registration/formstarted?rc=WELCOME2026',
-  '/pl/registration/formstarted?rc=WELCOME2026&slug=lean',
+  '/registration/formstarted?rc={code}',
+  '/pl/registration/formstarted?rc={code}&slug=lean',
   '/registration/formfinished',
   '/registration/activateaccountError?error=invalid',
   '/it/registration/registrationformemailpendingcomplete',
   '/admin/login',
 ]) {
   test(`no axe violations on ${path}`, async ({ page }) => {
-    await page.goto(path);
+    const code = path.includes('{code}') || path.includes('complete') || path.includes('formfinished') ? (await createInvitation()).code : '';
+    // The outcome pages show after this visit's own registration (pending: the second one).
+    if (path.endsWith('formfinished')) await registerThroughForm(page, code);
+    if (path.endsWith('pendingcomplete')) await registerThroughForm(page, code, { email: (await registerThroughForm(page, code)).email });
+    await page.goto(path.replace('{code}', code));
     const locale = LOCALES.find((l) => path.startsWith(`/${l}/`)) ?? 'en';
     const banner = page.getByRole('dialog', { name: text(locale, 'cmp.consent.label') });
     if (path.includes('activateaccount')) await expect(page.locator('#cc-main')).toHaveCount(0);
@@ -38,7 +44,7 @@ for (const path of [
   });
 }
 
-test('the code form can be used with the keyboard alone', async ({ page }) => {
+test('the code form can be used with the keyboard alone', async ({ page, invitation }) => {
   await page.goto('/');
   // The banner takes the focus when it opens: answer it first.
   await page.getByRole('dialog', { name: text('en', 'cmp.consent.label') }).getByRole('button', { name: text('en', 'cmp.acceptAll') }).click();
@@ -50,9 +56,9 @@ test('the code form can be used with the keyboard alone', async ({ page }) => {
   const skip = page.getByRole('link', { name: 'Skip to content' });
   await expect(skip).toBeFocused();
   await page.getByLabel('Access code').focus();
-  await page.keyboard.type('WELCOME2026');
+  await page.keyboard.type(invitation.code);
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/rc=WELCOME2026/);
+  await expect(page).toHaveURL(new RegExp(`rc=${invitation.code}`));
 });
 
 for (const locale of ['en', 'de'] as const) {
@@ -84,8 +90,8 @@ test('the consent banner can be answered with the keyboard alone', async ({ page
   await expect(banner).toBeHidden();
 });
 
-test('a focused primary button shows a ring the page can see', async ({ page }) => {
-  await page.goto('/registration/formstarted?rc=WELCOME2026');
+test('a focused primary button shows a ring the page can see', async ({ page, invitation }) => {
+  await page.goto(`/registration/formstarted?rc=${invitation.code}`);
   const register = page.getByRole('button', { name: text('en', 'registration.submit') });
   // Focus and read in one task, so hydration cannot move the focus in between; with no pointer
   // used yet, a focused button matches :focus-visible as after a Tab.

@@ -1,7 +1,9 @@
 import { E2E } from '../../playwright.config.ts';
+import { createInvitation } from './support/data.ts';
 import { expect, test, text } from './support.ts';
 
 test('admin pages need a sign-in; the link generator makes a signed 14-day link', async ({ page, context }) => {
+  const [spent, linkOnly] = await Promise.all([createInvitation({ inviter: 'Julia', balance: 0 }), createInvitation({ linkOnly: true })]);
   await page.goto('/admin/registrationlinkgenerator');
   await expect(page).toHaveURL(/\/admin\/login\?redirectTo=%2Fadmin%2Fregistrationlinkgenerator$/);
 
@@ -17,7 +19,7 @@ test('admin pages need a sign-in; the link generator makes a signed 14-day link'
   const cookie = (await context.cookies()).find((c) => c.name === '__Host-acq_admin');
   expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
 
-  await page.getByLabel(text('en', 'admin.linkGenerator.code')).fill('nobalance');
+  await page.getByLabel(text('en', 'admin.linkGenerator.code')).fill(spent.code.toLowerCase());
   await page.getByRole('button', { name: text('en', 'admin.linkGenerator.submit') }).click();
   // One message, for the operator, next to the field.
   await expect(page.getByText(text('en', 'admin.linkGenerator.codeNoBalance'))).toBeVisible();
@@ -26,10 +28,10 @@ test('admin pages need a sign-in; the link generator makes a signed 14-day link'
   await page.getByRole('button', { name: text('en', 'admin.linkGenerator.submit') }).click();
   await expect(page.getByText(text('en', 'validation.accessCodeInvalid'))).toBeVisible();
 
-  await page.getByLabel(text('en', 'admin.linkGenerator.code')).fill('linkonly');
+  await page.getByLabel(text('en', 'admin.linkGenerator.code')).fill(linkOnly.code.toLowerCase());
   await page.getByRole('button', { name: text('en', 'admin.linkGenerator.submit') }).click();
   const link = (await page.getByTestId('generated-link').textContent()) ?? '';
-  expect(link).toMatch(/\?rc=LINKONLY&validityTimestamp=\d+\.[A-Za-z0-9_-]+$/);
+  expect(link).toMatch(new RegExp(`\\?rc=${linkOnly.code}&validityTimestamp=\\d+\\.[A-Za-z0-9_-]+$`));
   const days = (Number(/validityTimestamp=(\d+)/.exec(link)?.[1]) * 1000 - Date.now()) / 86_400_000;
   expect(days).toBeGreaterThan(13.9);
   expect(days).toBeLessThanOrEqual(14);
@@ -42,7 +44,7 @@ test('admin pages need a sign-in; the link generator makes a signed 14-day link'
   // The link opens the invitation; an edited expiry does not.
   const path = new URL(link).pathname + new URL(link).search;
   await page.goto(path);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { invitorName: 'Sophie' }));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { invitorName: linkOnly.inviter }));
   await page.goto(path.replace(/validityTimestamp=(\d+)/, (_, s: string) => `validityTimestamp=${Number(s) + 86_400 * 30}`));
   await expect(page.getByRole('alert')).toHaveText(text('en', 'invitation.invalid'));
 

@@ -1,8 +1,9 @@
 import { E2E } from '../../playwright.config.ts';
+import { VIP, blockInviter, createInvitation, registerPending } from './support/data.ts';
 import { dataLayerEvents, expect, test, text } from './support.ts';
 
 test.describe('"Your code is the key"', () => {
-  test('asks for a code, refuses a bad one, and opens the invitation of a good one', async ({ page }) => {
+  test('asks for a code, refuses a bad one, and opens the invitation of a good one', async ({ page, invitation }) => {
     await page.goto('/');
     const code = page.getByLabel(text('en', 'landing.code.label'));
     const submit = page.getByRole('button', { name: text('en', 'landing.code.submit') });
@@ -20,11 +21,11 @@ test.describe('"Your code is the key"', () => {
     await expect(page.getByText(text('en', 'validation.accessCodeInvalid'))).toBeVisible();
     await expect(code).toHaveValue('UNKNOWN-CODE');
 
-    await code.fill(' welcome2026 ');
+    await code.fill(` ${invitation.code.toLowerCase()} `);
     await submit.click();
-    await expect(page).toHaveURL(/\/\?rc=WELCOME2026$/);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { invitorName: 'Sophie' }));
-    await expect(page.getByRole('link', { name: text('en', 'signup.email') })).toHaveAttribute('href', '/registration/formstarted?rc=WELCOME2026');
+    await expect(page).toHaveURL(new RegExp(`/\\?rc=${invitation.code}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { invitorName: invitation.inviter }));
+    await expect(page.getByRole('link', { name: text('en', 'signup.email') })).toHaveAttribute('href', `/registration/formstarted?rc=${invitation.code}`);
   });
 
   test('an error clears as soon as the visitor types, and nothing is posted until the button', async ({ page }) => {
@@ -43,44 +44,56 @@ test.describe('"Your code is the key"', () => {
   });
 
   test('speaks German under /de, with and without JavaScript', async ({ browser }) => {
+    const vip = await createInvitation(VIP);
     for (const javaScriptEnabled of [true, false]) {
       const context = await browser.newContext({ javaScriptEnabled });
       const page = await context.newPage();
       await page.goto(`${E2E.base}/de`);
       await page.getByRole('button', { name: text('de', 'landing.code.submit') }).click();
       await expect(page.getByText(text('de', 'validation.accessCodeMissing'))).toBeVisible();
-      await page.getByLabel(text('de', 'landing.code.label')).fill('VIP-ANNA');
+      await page.getByLabel(text('de', 'landing.code.label')).fill(vip.code);
       await page.getByRole('button', { name: text('de', 'landing.code.submit') }).click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { invitorName: 'Anna', percent: '15' }));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { invitorName: vip.inviter, percent: '15' }));
       await context.close();
     }
   });
 
   test('says why an invitation link cannot be used', async ({ page }) => {
-    await page.goto('/?rc=EXPIRED2025');
+    const [expired, spent, full, blocked, linkOnly, valid] = await Promise.all([
+      createInvitation({ inviter: 'Marc', expires: '2025-12-31T23:59:59Z' }),
+      createInvitation({ inviter: 'Julia', balance: 0 }),
+      createInvitation({ inviter: 'Lukas', balance: 1 }),
+      createInvitation({ inviter: 'Eva' }),
+      createInvitation({ linkOnly: true }),
+      createInvitation(),
+    ]);
+    // Lukas's one place is taken by a registration still waiting for activation; Eva is blocked.
+    await Promise.all([registerPending(full.code), blockInviter(blocked)]);
+    await page.goto(`/?rc=${expired.code}`);
     await expect(page.getByRole('alert')).toHaveText(text('en', 'invitation.expired'));
     // Spec §8's tracked error events, on the page where the visitor meets the refusal.
     await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'error_registration_code_expired']);
-    await page.goto('/it?rc=NOBALANCE');
-    await expect(page.getByRole('alert')).toHaveText(text('it', 'invitation.noBalance', { invitorName: 'Julia' }));
+    await page.goto(`/it?rc=${spent.code}`);
+    await expect(page.getByRole('alert')).toHaveText(text('it', 'invitation.noBalance', { invitorName: spent.inviter }));
     await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'error_registration_code_no_balance']);
-    await page.goto('/nl?rc=FULLHOUSE');
-    await expect(page.getByRole('alert')).toHaveText(text('nl', 'invitation.noBalance', { invitorName: 'Lukas' }));
-    await page.goto('/pl?rc=BLOCKED');
+    await page.goto(`/nl?rc=${full.code}`);
+    await expect(page.getByRole('alert')).toHaveText(text('nl', 'invitation.noBalance', { invitorName: full.inviter }));
+    await page.goto(`/pl?rc=${blocked.code}`);
     await expect(page.getByRole('alert')).toHaveText(text('pl', 'invitation.invalid'));
-    await page.goto('/sv?rc=LINKONLY');
+    await page.goto(`/sv?rc=${linkOnly.code}`);
     await expect(page.getByRole('alert')).toHaveText(text('sv', 'invitation.invalidLink'));
     await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'error_registration_timestamp_missing']);
-    await page.goto('/fr?rc=WELCOME2026&validityTimestamp=1.tampered');
+    await page.goto(`/fr?rc=${valid.code}&validityTimestamp=1.tampered`);
     await expect(page.getByRole('alert')).toHaveText(text('fr', 'invitation.invalid'));
   });
 });
 
-test('when the API is unreachable the page still renders and says so, translated', async ({ page }) => {
-  const response = await page.goto(`${E2E.down}/de?rc=WELCOME2026`);
+test('when the API is unreachable the page still renders and says so, translated', async ({ page, invitation }) => {
+  // A real invitation: the outage is the only reason it cannot be opened.
+  const response = await page.goto(`${E2E.down}/de?rc=${invitation.code}`);
   expect(response?.status()).toBe(200);
-  await expect(page.getByRole('alert')).toHaveText(text('de', 'error.connection'));
-  await page.getByLabel(text('de', 'landing.code.label')).fill('WELCOME2026');
+  await expect(page.getByRole('alert')).toHaveText(text('de', 'error.generic'));
+  await page.getByLabel(text('de', 'landing.code.label')).fill(invitation.code);
   await page.getByRole('button', { name: text('de', 'landing.code.submit') }).click();
-  await expect(page.getByRole('alert')).toHaveText(text('de', 'error.connection'));
+  await expect(page.getByRole('alert')).toHaveText(text('de', 'error.generic'));
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page, Request } from '@playwright/test';
 import { E2E } from '../../playwright.config.ts';
+import { VIP, createInvitation, registerThroughForm } from './support/data.ts';
 import { consentCookie, dataLayerEvents, expect, test, text } from './support.ts';
 
 declare global {
@@ -64,11 +65,11 @@ const preferences = (page: Page) => page.getByRole('dialog', { name: text('en', 
 test.describe('before a choice', () => {
   test.use({ consent: 'none' });
 
-  test('nothing reaches the data layer or the tag manager; accepting flushes the queue in order and loads it', async ({ page, tagManager }) => {
+  test('nothing reaches the data layer or the tag manager; accepting flushes the queue in order and loads it', async ({ page, tagManager, invitation }) => {
     const funnel = funnelBeacons(page);
     await page.goto('/');
     await expect(banner(page)).toBeVisible();
-    await page.getByLabel(text('en', 'landing.code.label')).fill('WELCOME2026');
+    await page.getByLabel(text('en', 'landing.code.label')).fill(invitation.code);
     // The first-party funnel already has both events (no personal data, a page-load id)…
     await expect.poll(() => funnel.names()).toEqual(['landing', 'code_entered']);
     expect(funnel.beacons[0]?.events[0]).toEqual({ name: 'landing', language: 'en', variant: 'default', analyticsConsent: false });
@@ -100,7 +101,7 @@ test.describe('before a choice', () => {
 
     // Later events go straight through.
     await page.getByRole('button', { name: text('en', 'landing.code.submit') }).click();
-    await expect(page).toHaveURL(/rc=WELCOME2026/);
+    await expect(page).toHaveURL(new RegExp(`rc=${invitation.code}`));
     await expect.poll(async () => (await dataLayerEvents(page)).slice(0, 3)).toEqual(['landing', 'code_entered', 'code_submitted']);
 
     // The choice is on record, with no personal data.
@@ -112,8 +113,9 @@ test.describe('before a choice', () => {
   });
 
   test('rejecting keeps the events first-party: the funnel gets them, the data layer and the tag manager do not', async ({ page, tagManager }) => {
+    const vip = await createInvitation(VIP);
     const funnel = funnelBeacons(page);
-    await page.goto('/de/vip?rc=VIP-ANNA');
+    await page.goto(`/de/vip?rc=${vip.code}`);
     await expect(banner(page, 'de')).toBeVisible();
     await banner(page, 'de').getByRole('button', { name: text('de', 'cmp.rejectAll') }).click();
     await expect(banner(page, 'de')).toBeHidden();
@@ -122,7 +124,7 @@ test.describe('before a choice', () => {
       name: 'landing',
       language: 'de',
       variant: 'social-15-percent-mov',
-      registrationCode: 'VIP-ANNA',
+      registrationCode: vip.code,
       landingSlug: 'vip',
       analyticsConsent: false,
     });
@@ -131,9 +133,9 @@ test.describe('before a choice', () => {
     const sessionId = funnel.beacons[0]?.sessionId ?? '';
     await expect.poll(() => query<{ event: string }>('select event from funnel_events where session_id = ?', sessionId).map((r) => r.event)).toEqual(['landing']);
     const [stored] = query<Record<string, unknown>>('select * from funnel_events where session_id = ?', sessionId);
-    const [vip] = query<{ id: string }>('select id from registration_codes where code = ?', 'VIP-ANNA');
-    expect(stored).toMatchObject({ language: 'de', landing_slug: 'vip', variant: 'social-15-percent-mov', registration_code_id: vip?.id, analytics_consent: 0 });
-    expect(JSON.stringify(stored)).not.toContain('VIP-ANNA');
+    const [vipRow] = query<{ id: string }>('select id from registration_codes where code = ?', vip.code);
+    expect(stored).toMatchObject({ language: 'de', landing_slug: 'vip', variant: 'social-15-percent-mov', registration_code_id: vipRow?.id, analytics_consent: 0 });
+    expect(JSON.stringify(stored)).not.toContain(vip.code);
 
     const id = await consentId(page);
     await expect.poll(() => consentRecords(id ?? '')).toEqual([
@@ -143,7 +145,10 @@ test.describe('before a choice', () => {
     const updates = await page.evaluate(() => (window.dataLayer ?? []).filter((e: unknown) => (e as Record<string, unknown>)[1] === 'update').map((e: unknown) => JSON.parse(JSON.stringify(e)) as unknown));
     expect(updates).toEqual([{ 0: 'consent', 1: 'update', 2: { ad_storage: 'denied', analytics_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' } }]);
 
-    // The next page knows the choice: no banner, its event first-party only.
+    // The next page knows the choice: no banner, its event first-party only. (The page of a
+    // pending registration: this visitor registers the same address twice.)
+    const { email } = await registerThroughForm(page, vip.code, { prefix: '/de' });
+    await registerThroughForm(page, vip.code, { prefix: '/de', email });
     await page.goto('/de/registration/registrationformemailpendingcomplete');
     await expect.poll(() => funnel.names()).toEqual(['landing', 'error_registration_account_pending']);
     await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -181,9 +186,9 @@ test.describe('before a choice', () => {
     expect(await page.evaluate(() => 'AcqCmp' in window)).toBe(false);
   });
 
-  test('is not shown in the app’s web view when the app passes its consent', async ({ page, tagManager }) => {
+  test('is not shown in the app’s web view when the app passes its consent', async ({ page, tagManager, invitation }) => {
     const redirectUrl = encodeURIComponent(`${E2E.base}/done?redirect_uri=velvetrope://registered`);
-    await page.goto(`/?rc=WELCOME2026&redirectUrl=${redirectUrl}&appConsent=analytics`);
+    await page.goto(`/?rc=${invitation.code}&redirectUrl=${redirectUrl}&appConsent=analytics`);
     await expect.poll(() => dataLayerEvents(page)).toEqual(['landing']);
     await expect(banner(page)).toHaveCount(0);
     await expect.poll(() => tagManager.requests.length).toBe(1);
@@ -226,10 +231,11 @@ test.describe('after a choice', () => {
 
   test('the admin funnel counts the first-party events and filters them', async ({ page, context }) => {
     // An Italian visit to the vip campaign, whatever the visitor chose.
+    const vip = await createInvitation(VIP);
     await context.clearCookies();
     await context.addCookies([consentCookie('rejected')]);
     const funnel = funnelBeacons(page);
-    await page.goto('/it/vip?rc=VIP-ANNA');
+    await page.goto(`/it/vip?rc=${vip.code}`);
     await expect.poll(() => funnel.names()).toContain('landing');
     await expect(page.getByRole('dialog')).toHaveCount(0);
 
@@ -242,7 +248,7 @@ test.describe('after a choice', () => {
     await expect(page.getByRole('img', { name: text('it', 'admin.funnel.chart') })).toBeVisible();
 
     await page.getByRole('combobox', { name: text('it', 'admin.funnel.language') }).selectOption('it');
-    await page.getByRole('combobox', { name: text('it', 'admin.funnel.link') }).selectOption({ label: 'VIP-ANNA (/vip)' });
+    await page.getByRole('combobox', { name: text('it', 'admin.funnel.link') }).selectOption({ label: `${vip.code} (/vip)` });
     await page.getByRole('button', { name: text('it', 'admin.funnel.apply') }).click();
     await expect(page).toHaveURL(/language=it/);
     const landing = page.getByTestId('funnel-row-landing');

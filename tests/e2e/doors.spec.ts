@@ -2,17 +2,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { signLobbyToken, signSocialToken } from '@velvet/tokens/signed-token';
 import { E2E } from '../../playwright.config.ts';
+import { VIP, createInvitation, lobbyLink } from './support/data.ts';
 import { uniqueEmail } from './support/mail.ts';
 import { dataLayerEvents, expect, plain, test, text } from './support.ts';
 
-/** The product's secret in the e2e data directory (generated at its first start). */
+/** The product's secret in the e2e data directory (generated at its first start): to forge the tokens it must refuse. */
 const secret = () => readFileSync(path.resolve(E2E.dataDir, 'app-secret'), 'utf8').trim();
 
 test.describe('waiting list', () => {
   test('joins with the email of the shop’s token, once', async ({ page }) => {
     const email = uniqueEmail('lobby');
-    const token = await signLobbyToken({ email }, secret(), 3600);
-    await page.goto(`/lobby?token=${token}`);
+    const link = await lobbyLink(email);
+    await page.goto(link);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'lobby.title'));
     await expect(page.getByText(text('en', 'lobby.consent', { email }))).toBeVisible();
     await page.getByRole('button', { name: text('en', 'lobby.join') }).click();
@@ -20,7 +21,7 @@ test.describe('waiting list', () => {
     await expect(page.getByRole('link', { name: text('en', 'lobby.backToLogin') })).toBeVisible();
     await expect.poll(() => page.evaluate(() => (window as unknown as { dataLayer: Record<string, unknown>[] }).dataLayer.find((e) => e.event === 'join_waitlist'))).toEqual({ event: 'join_waitlist', method: 'Google' });
 
-    await page.goto(`/de/lobby?token=${token}`);
+    await page.goto(`/de/lobby?token=${new URL(link).searchParams.get('token')}`);
     await page.getByRole('button', { name: text('de', 'lobby.join') }).click();
     await expect(page.getByRole('status')).toHaveText(text('de', 'lobby.alreadyJoined'));
   });
@@ -29,7 +30,7 @@ test.describe('waiting list', () => {
     const email = uniqueEmail('bad-token');
     const expired = await signLobbyToken({ email }, secret(), 60, new Date(Date.now() - 3_600_000));
     const social = await signSocialToken({ email, emailVerified: true, provider: 'test', subject: 's' }, secret(), 600);
-    const valid = await signLobbyToken({ email }, secret(), 600);
+    const valid = new URL(await lobbyLink(email)).searchParams.get('token') ?? '';
     const tampered = `${valid.slice(0, -4)}AAAA`;
     for (const query of ['', '?token=', `?token=${expired}`, `?token=${social}`, `?token=${tampered}`, '?token=not-a-token']) {
       await page.goto(`/sv/lobby${query}`);
@@ -59,17 +60,20 @@ test.describe('membership interest', () => {
   });
 });
 
-test('a refused invitation is no dead end: apply or join the waiting list with the email we know', async ({ page }) => {
+test('a refused invitation is no dead end: apply or join the waiting list with the email we know', async ({ page, invitation }) => {
   const email = uniqueEmail('dead-end');
+  const expired = await createInvitation({ inviter: 'Marc', expires: '2025-12-31T23:59:59Z' });
   // The visitor typed an email in this visit (lean step 1 keeps it in the flow cookie)…
-  await page.goto('/lean?rc=WELCOME2026');
+  await page.goto(`/lean?rc=${invitation.code}`);
   await page.getByRole('link', { name: text('en', 'signup.email') }).click();
+  // The form's page, not the landing page's waiting-list field of the same name.
+  await expect(page.getByText(text('en', 'registration.step', { current: '1', total: '2' }))).toBeVisible();
   await page.getByLabel(text('en', 'registration.email')).fill(email);
   await page.getByRole('checkbox', { name: plain('en', 'registration.terms') }).check();
   await page.getByRole('button', { name: text('en', 'registration.continue') }).click();
   await expect(page.getByText(text('en', 'registration.step', { current: '2', total: '2' }))).toBeVisible();
   // …and then follows an expired invitation.
-  await page.goto('/registration/formstarted?rc=EXPIRED2025');
+  await page.goto(`/registration/formstarted?rc=${expired.code}`);
   await expect(page.getByText(text('en', 'deny.expired'))).toBeVisible();
   await page.getByRole('link', { name: text('en', 'deny.applyCta') }).click();
   await expect(page.getByLabel(text('en', 'membershipInterestApply.email'))).toHaveValue(email);
@@ -84,29 +88,30 @@ test('a refused invitation is no dead end: apply or join the waiting list with t
 
 test('a shared product asks for an email and starts the registration with the sharer’s invitation', async ({ page }) => {
   const email = uniqueEmail('share');
-  await page.goto('/it/share?rc=VIP-ANNA');
+  const vip = await createInvitation(VIP);
+  await page.goto(`/it/share?rc=${vip.code}`);
   const dialog = page.getByRole('dialog', { name: text('it', 'productShare.title') });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByText(text('it', 'productShare.text', { invitorName: 'Anna' }))).toBeVisible();
+  await expect(dialog.getByText(text('it', 'productShare.text', { invitorName: vip.inviter }))).toBeVisible();
   await dialog.getByLabel(text('it', 'productShare.email')).fill('nope');
   await dialog.getByRole('button', { name: text('it', 'productShare.submit') }).click();
   await expect(dialog.getByText(text('it', 'validation.email'))).toBeVisible();
   await dialog.getByLabel(text('it', 'productShare.email')).fill(email);
   await dialog.getByRole('button', { name: text('it', 'productShare.submit') }).click();
-  await expect(page).toHaveURL(/\/it\/registration\/formstarted\?rc=VIP-ANNA&slug=share$/);
+  await expect(page).toHaveURL(new RegExp(`/it/registration/formstarted\\?rc=${vip.code}&slug=share$`));
   // The address URL changes a moment before the new page replaces the old one: wait for the form's heading.
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('it', 'registration.title'));
   await expect(dialog).toHaveCount(0);
   await expect(page.getByLabel(text('it', 'registration.email'))).toHaveValue(email);
-  await expect(page.getByText(text('it', 'registration.invitedBy', { invitorName: 'Anna' }))).toBeVisible();
+  await expect(page.getByText(text('it', 'registration.invitedBy', { invitorName: vip.inviter }))).toBeVisible();
 });
 
 test.describe('app web view', () => {
   // The shop's own sign-in page hands back to the app: our host, with the app's redirect_uri.
   const redirectUrl = encodeURIComponent(`${E2E.base}/done?redirect_uri=velvetrope://registered`);
 
-  test('hides what leaves the app and hands back at the end of registration', async ({ page }) => {
-    await page.goto(`/?rc=WELCOME2026&redirectUrl=${redirectUrl}`);
+  test('hides what leaves the app and hands back at the end of registration', async ({ page, invitation }) => {
+    await page.goto(`/?rc=${invitation.code}&redirectUrl=${redirectUrl}`);
     await expect(page.getByRole('link', { name: text('en', 'nav.login') })).toHaveCount(0);
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Instagram' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: text('en', 'footer.cookieSettings') })).toHaveCount(0);

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { test, expect } from '@playwright/test';
 import { E2E } from '../../playwright.config.ts';
-import { text } from './support.ts';
+import { createInvitation } from './support/data.ts';
+import { QUIET_DAY, TEST_NOW_HEADER, text } from './support.ts';
 
 interface Received {
   receivedAt: string;
@@ -19,13 +20,17 @@ async function reports(since: string): Promise<Received[]> {
   return all.filter((r) => r.receivedAt >= since);
 }
 
+// A day of no promotion (ADR 021): the top banner shows its A/B copy, whatever day the suite runs.
+test.use({ extraHTTPHeaders: { [TEST_NOW_HEADER]: QUIET_DAY } });
+
 const PERSONAL = { firstName: 'Jannike', lastName: 'Doerfler', postalCode: '80331', bday: '1990-04-01' };
 
 test('an uncaught error in the page is reported through our host, without personal data', async ({ page }) => {
   const since = new Date().toISOString();
   const marker = `e2e-${randomUUID()}`;
   const email = `jannike.${randomUUID().slice(0, 8)}@example.com`;
-  const query = new URLSearchParams({ ...PERSONAL, email, rc: 'WELCOME2026' }).toString();
+  const { code } = await createInvitation();
+  const query = new URLSearchParams({ ...PERSONAL, email, rc: code }).toString();
   const sent = page.waitForRequest((r) => r.url() === `${E2E.base}/error-reports` && r.method() === 'POST');
   await page.goto(`/?${query}`);
   await page.evaluate(
@@ -45,7 +50,8 @@ test('an uncaught error in the page is reported through our host, without person
   const report = JSON.parse(body) as { platform: string; logger: string; transaction: string; tags: Record<string, string>; exception: { values: { value: string }[] } };
   expect(report).toMatchObject({ platform: 'javascript', logger: 'browser', tags: { source: 'browser', handler: 'onerror' } });
   expect(report.transaction).toContain('firstName=[Filtered]');
-  expect(report.transaction).toContain('rc=WELCOME2026');
+  // The invitation code is no personal data: it stays, so the report shows which invitation failed.
+  expect(report.transaction).toContain(`rc=${code}`);
   expect(report.exception.values[0]!.value).toContain('"firstName":"[Filtered]"');
 });
 
@@ -73,6 +79,7 @@ test('when the features cannot be loaded, "Failed to initialize Growthbook:" is 
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
+  await page.clock.install({ time: QUIET_DAY });
   await page.route('**/api/features/**', (route) => route.abort('connectionrefused'));
   await page.goto('/?top-banner-copy=1&firstName=Jannike');
   await expect.poll(() => errors.some((e) => e.startsWith('Failed to initialize Growthbook:'))).toBe(true);

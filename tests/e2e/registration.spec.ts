@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import type { Locale } from '@velvet/i18n/locales';
+import { VIP, activeMember, createInvitation } from './support/data.ts';
 import { activationLink, uniqueEmail, waitForMail } from './support/mail.ts';
 import { dataLayerEvents, expect, plain, test, text } from './support.ts';
 
@@ -23,10 +24,10 @@ async function fillOneStep(page: Pick<Page, 'getByLabel' | 'getByRole'>, locale:
 }
 
 test.describe('registration and activation', () => {
-  test('one step: invitation → form → email → activation → welcome voucher', async ({ page }) => {
+  test('one step: invitation → form → email → activation → welcome voucher', async ({ page, invitation }) => {
     const email = uniqueEmail('one-step');
-    await page.goto('/?rc=WELCOME2026');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { invitorName: 'Sophie' }));
+    await page.goto(`/?rc=${invitation.code}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { invitorName: invitation.inviter }));
     await page.getByRole('link', { name: text('en', 'signup.email') }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'registration.title'));
 
@@ -57,17 +58,20 @@ test.describe('registration and activation', () => {
     await expect(page.getByText(text('en', 'activation.voucherNoMov'))).toBeVisible();
     await expect(page.getByTestId('voucher-code')).toHaveText(/^[A-Z0-9-]{6,}$/);
 
-    // The link is single-use.
+    // The link is single-use: a second click says the account is active and offers the login.
     await page.goto(link);
-    await expect(page).toHaveURL(/activateaccountError\?error=failed$/);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'activationError.failed.title'));
-    await expect(page.getByText(text('en', 'activationError.failed.text'))).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'activation.alreadyActive.title'));
+    await expect(page.getByText(text('en', 'activation.alreadyActive.text'))).toBeVisible();
+    await expect(page.getByRole('link', { name: text('en', 'emailActive.loginNow') })).toHaveAttribute('href', /^https:\/\//);
+    await expect(page.getByText(text('en', 'activationError.failed.title'))).toHaveCount(0);
+    await expect(page.getByTestId('voucher-code')).toHaveCount(0);
   });
 
   test('German end to end, with the German email and a 15% voucher with minimum order value', async ({ page }) => {
     const email = uniqueEmail('de');
-    await page.goto('/de/vip?rc=VIP-ANNA');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { invitorName: 'Anna', percent: '15' }));
+    const vip = await createInvitation(VIP);
+    await page.goto(`/de/vip?rc=${vip.code}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { invitorName: vip.inviter, percent: '15' }));
     await page.getByRole('link', { name: text('de', 'signup.email') }).click();
     await fillOneStep(page, 'de', { gender: 'male', firstName: 'Jürgen', lastName: 'Weiß', email });
     await page.getByRole('button', { name: text('de', 'registration.submit') }).click();
@@ -82,9 +86,9 @@ test.describe('registration and activation', () => {
     await expect(page.getByText(text('de', 'activation.voucherPercent', { percent: '15' }))).toBeVisible();
   });
 
-  test('lean two-step in Polish: email first, names second', async ({ page }) => {
+  test('lean two-step in Polish: email first, names second', async ({ page, invitation }) => {
     const email = uniqueEmail('lean');
-    await page.goto('/pl/lean?rc=WELCOME2026');
+    await page.goto(`/pl/lean?rc=${invitation.code}`);
     await page.getByRole('link', { name: text('pl', 'signup.email') }).click();
     await expect(page.getByText(text('pl', 'registration.step', { current: '1', total: '2' }))).toBeVisible();
     await page.getByLabel(text('pl', 'registration.email')).fill(email);
@@ -94,6 +98,17 @@ test.describe('registration and activation', () => {
     await expect(page.getByLabel(text('pl', 'registration.email'))).toHaveCount(0);
     await page.getByLabel(text('pl', 'registration.gender.female'), { exact: true }).check();
     await page.getByLabel(text('pl', 'registration.firstName')).fill('Zofia');
+
+    // Back to step 1, unfinished step 2 and all: nothing typed is lost either way.
+    await page.getByRole('button', { name: text('pl', 'registration.back') }).click();
+    await expect(page.getByText(text('pl', 'registration.step', { current: '1', total: '2' }))).toBeVisible();
+    await expect(page.getByLabel(text('pl', 'registration.email'))).toHaveValue(email);
+    await expect(page.getByRole('checkbox', { name: plain('pl', 'registration.terms') })).toBeChecked();
+    await page.getByRole('button', { name: text('pl', 'registration.continue') }).click();
+    await expect(page.getByText(text('pl', 'registration.step', { current: '2', total: '2' }))).toBeVisible();
+    await expect(page.getByLabel(text('pl', 'registration.gender.female'), { exact: true })).toBeChecked();
+    await expect(page.getByLabel(text('pl', 'registration.firstName'))).toHaveValue('Zofia');
+
     await page.getByLabel(text('pl', 'registration.lastName')).fill('Wróblewska');
     await page.getByRole('button', { name: text('pl', 'registration.continue') }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('pl', 'formFinished.title'));
@@ -101,19 +116,20 @@ test.describe('registration and activation', () => {
     expect(mail?.subject).toBe(text('pl', 'email.activation.subject'));
   });
 
-  test('an active member is told so and sent to the login', async ({ page }) => {
-    await page.goto('/registration/formstarted?rc=WELCOME2026');
-    await fillOneStep(page, 'en', { gender: 'female', firstName: 'Mia', lastName: 'Member', email: 'member@example.com' });
+  test('an active member is told so and sent to the login', async ({ page, invitation }) => {
+    const member = await activeMember(invitation.code);
+    await page.goto(`/registration/formstarted?rc=${invitation.code}`);
+    await fillOneStep(page, 'en', { gender: 'female', firstName: 'Mia', lastName: 'Member', email: member.email });
     await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
     await expect(page).toHaveURL(/registrationformemailactivecomplete$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'emailActive.title'));
     await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute('content', /^\d+;url=https:\/\//);
   });
 
-  test('a pending registration gets its email again and may use another address', async ({ page }) => {
+  test('a pending registration gets its email again and may use another address', async ({ page, invitation }) => {
     const email = uniqueEmail('pending');
     const register = async () => {
-      await page.goto('/registration/formstarted?rc=WELCOME2026');
+      await page.goto(`/registration/formstarted?rc=${invitation.code}`);
       await fillOneStep(page, 'en', { gender: 'male', firstName: 'Paul', lastName: 'Pending', email });
       await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
     };
@@ -130,11 +146,15 @@ test.describe('registration and activation', () => {
     await page.goto('/registration/registrationformemailpendingcomplete');
     await page.getByRole('link', { name: text('en', 'emailPending.differentAddress') }).click();
     await expect(page.getByLabel(text('en', 'registration.email'))).toHaveValue('');
+    // Only the address is asked again: what else was typed is kept.
+    await expect(page.getByLabel(text('en', 'registration.gender.male'), { exact: true })).toBeChecked();
+    await expect(page.getByLabel(text('en', 'registration.firstName'), { exact: true })).toHaveValue('Paul');
+    await expect(page.getByLabel(text('en', 'registration.lastName'), { exact: true })).toHaveValue('Pending');
   });
 
-  test('the verify-email page notices an activation made elsewhere', async ({ page, browser }) => {
+  test('the verify-email page notices an activation made elsewhere', async ({ page, browser, invitation }) => {
     const email = uniqueEmail('live');
-    await page.goto('/registration/formstarted?rc=WELCOME2026');
+    await page.goto(`/registration/formstarted?rc=${invitation.code}`);
     await fillOneStep(page, 'en', { gender: 'female', firstName: 'Lena', lastName: 'Live', email });
     await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.title'));
@@ -149,9 +169,9 @@ test.describe('registration and activation', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.activated'));
   });
 
-  test('the pop-up variant registers on the landing page and says "check your inbox" there', async ({ page }) => {
+  test('the pop-up variant registers on the landing page and says "check your inbox" there', async ({ page, invitation }) => {
     const email = uniqueEmail('popup');
-    await page.goto('/nl/viral?rc=WELCOME2026');
+    await page.goto(`/nl/viral?rc=${invitation.code}`);
     await page.getByRole('link', { name: text('nl', 'signup.email') }).click();
     const dialog = page.getByRole('dialog', { name: text('nl', 'registration.title') });
     await expect(dialog).toBeVisible();
@@ -163,16 +183,16 @@ test.describe('registration and activation', () => {
     await expect(finished).toBeVisible();
     // The form gives way: nothing to send twice.
     await expect(dialog).toBeHidden();
-    await expect(page).toHaveURL(/\/nl\/viral\?rc=WELCOME2026&finished=1$/);
+    await expect(page).toHaveURL(new RegExp(`/nl/viral\\?rc=${invitation.code}&finished=1$`));
     const [mail] = await waitForMail(email);
     expect(mail?.subject).toBe(text('nl', 'email.activation.subject'));
     await finished.getByRole('button', { name: text('nl', 'formFinished.close') }).click();
     await expect(finished).toBeHidden();
   });
 
-  test('the rules are checked in the browser: nothing is sent until the form is valid, then one click sends it', async ({ page }) => {
+  test('the rules are checked in the browser: nothing is sent until the form is valid, then one click sends it', async ({ page, invitation }) => {
     const email = uniqueEmail('client-rules');
-    await page.goto('/registration/formstarted?rc=WELCOME2026');
+    await page.goto(`/registration/formstarted?rc=${invitation.code}`);
     await expect(page.getByRole('button', { name: text('en', 'registration.submit') })).toBeEnabled();
     const posts: string[] = [];
     page.on('request', (request) => {
@@ -203,63 +223,68 @@ test.describe('registration and activation', () => {
 
 test.describe('refused invitations', () => {
   test('each problem has its own page', async ({ page }) => {
-    await page.goto('/registration/formstarted?rc=EXPIRED2025');
+    const [expired, spent, linkOnly] = await Promise.all([
+      createInvitation({ inviter: 'Marc', expires: '2025-12-31T23:59:59Z' }),
+      createInvitation({ inviter: 'Julia', balance: 0 }),
+      createInvitation({ linkOnly: true }),
+    ]);
+    await page.goto(`/registration/formstarted?rc=${expired.code}`);
     await expect(page).toHaveURL(/\/registration\/deny\?reason=expired/);
     await expect(page.getByText(text('en', 'deny.expired'))).toBeVisible();
-    await page.goto('/it/registration/formstarted?rc=NOBALANCE');
+    await page.goto(`/it/registration/formstarted?rc=${spent.code}`);
     await expect(page.getByText(text('it', 'invitation.noBalanceAnonymous'))).toBeVisible();
     await page.goto('/registration/formstarted?rc=NOPE-NOPE');
     await expect(page.getByText(text('en', 'deny.invalid'))).toBeVisible();
-    await page.goto('/registration/formstarted?rc=LINKONLY');
+    await page.goto(`/registration/formstarted?rc=${linkOnly.code}`);
     await expect(page.getByText(text('en', 'invitation.invalidLink'))).toBeVisible();
     await expect.poll(() => dataLayerEvents(page)).toContain('error_registration_timestamp_missing');
   });
 
-  test('a visitor sent by a coupon site is turned away and the invitation is kept aside', async ({ page }) => {
-    await page.goto('/?rc=WELCOME2026', { referer: 'https://www.mydealz.de/deals/velvet-rope-123' });
+  test('a visitor sent by a coupon site is turned away and the invitation is kept aside', async ({ page, invitation }) => {
+    await page.goto(`/?rc=${invitation.code}`, { referer: 'https://www.mydealz.de/deals/velvet-rope-123' });
     await expect(page).toHaveURL(/\/registration\/deny\?reason=referrer/);
     await expect(page.getByText(text('en', 'deny.referrer'))).toBeVisible();
     await expect
       .poll(() => page.evaluate(() => JSON.parse(window.localStorage.getItem('acq.deniedInvitation') ?? 'null') as unknown))
-      .toMatchObject({ registrationCode: 'WELCOME2026', referrer: 'www.mydealz.de' });
+      .toMatchObject({ registrationCode: invitation.code, referrer: 'https://www.mydealz.de/deals/velvet-rope-123' });
     await expect.poll(() => dataLayerEvents(page)).toContain('landing_forbidden_referrer');
   });
 
-  test('other sign-up providers are coming soon', async ({ page }) => {
-    await page.goto('/sv?rc=WELCOME2026');
+  test('other sign-up providers are coming soon', async ({ page, invitation }) => {
+    await page.goto(`/sv?rc=${invitation.code}`);
     await page.getByRole('button', { name: text('sv', 'signup.facebook') }).click();
     await expect(page.getByRole('status').filter({ hasText: text('sv', 'signup.comingSoon') })).toBeVisible();
   });
 });
 
-test('the funnel events arrive in order', async ({ page }) => {
+test('the funnel events arrive in order', async ({ page, invitation }) => {
   const email = uniqueEmail('funnel');
   await page.goto('/');
-  await page.getByLabel(text('en', 'landing.code.label')).fill('WELCOME2026');
+  await page.getByLabel(text('en', 'landing.code.label')).fill(invitation.code);
   await page.getByRole('button', { name: text('en', 'landing.code.submit') }).click();
   await page.getByRole('link', { name: text('en', 'signup.email') }).click();
   await fillOneStep(page, 'en', { gender: 'male', firstName: 'Felix', lastName: 'Funnel', email });
   await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.title'));
-  await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'code_entered', 'code_submitted', 'email_submitted']);
+  await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'code_entered', 'code_submitted', 'email_submitted', 'welcome_landed']);
   // The address reaches the data layer only as its SHA-256 (spec §9).
   const submitted = await page.evaluate(() => (window as unknown as { dataLayer: { event?: string }[] }).dataLayer.find((e) => e.event === 'email_submitted'));
   expect(submitted).toEqual({ event: 'email_submitted', flow: 'default', emailHash: createHash('sha256').update(email.toLowerCase()).digest('hex') });
   const [mail] = await waitForMail(email);
   await page.goto(activationLink(mail!));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'activation.welcomeTitle', { firstName: 'Felix' }));
-  await expect.poll(() => dataLayerEvents(page)).toEqual(['activate_account_landed', 'welcome_landed', 'registration_success']);
+  await expect.poll(() => dataLayerEvents(page)).toEqual(['activate_account_landed', 'registration_success']);
 });
 
 test.describe('registration without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the server applies the same rules and registers', async ({ page }) => {
+  test('the server applies the same rules and registers', async ({ page, invitation }) => {
     const email = uniqueEmail('no-js');
     // Chromium parses <noscript> as if scripts ran even when they are off, so read the HTML.
-    const html = await (await page.request.get('/fr/registration/formstarted?rc=WELCOME2026')).text();
+    const html = await (await page.request.get(`/fr/registration/formstarted?rc=${invitation.code}`)).text();
     expect(html).toMatch(new RegExp(`<noscript><p[^>]*>${text('fr', 'error.javascript')}</p></noscript>`));
-    await page.goto('/fr/registration/formstarted?rc=WELCOME2026');
+    await page.goto(`/fr/registration/formstarted?rc=${invitation.code}`);
     await page.getByRole('button', { name: text('fr', 'registration.submit') }).click();
     for (const id of ['validation.gender', 'validation.firstName', 'validation.lastName', 'validation.email', 'validation.terms']) {
       await expect(page.getByText(text('fr', id), { exact: true })).toBeVisible();

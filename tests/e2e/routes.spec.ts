@@ -34,6 +34,11 @@ const REDIRECTS: Partial<Record<(typeof SCREENS)[number]['name'], string>> = {
   'admin-split-generator': '/admin/login?redirectTo=',
   'admin-funnel': '/admin/login?redirectTo=',
   'form-started': '',
+  // The outcome pages speak of the visitor's own registration or application.
+  'form-finished': '',
+  'email-active-complete': '',
+  'email-pending-complete': '',
+  'membership-interest-confirmation': '/membership-interest/apply',
   'activate-account': '/registration/activateaccountError?error=invalid',
   lobby: '/registration/deny?reason=token',
   'social-registration-second-step': '/registration/deny?reason=token',

@@ -21,9 +21,9 @@ test('pages carry a nonce-based CSP and the usual security headers', async ({ re
   expect(again).not.toContain(nonce);
 });
 
-test('a cross-site form post is refused', async ({ request }) => {
+test('a cross-site form post is refused, even with a valid code', async ({ request, invitation }) => {
   const response = await request.post('/', {
-    form: { code: 'WELCOME2026' },
+    form: { code: invitation.code },
     headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
     maxRedirects: 0,
   });
@@ -44,5 +44,5 @@ test('the browser runs the page under the CSP without violations', async ({ page
 test('acquisition defaults are served for the browser app', async ({ request }) => {
   const body = (await (await request.get('/acquisition-defaults.json')).json()) as Record<string, unknown>;
   expect(body.environment).toBe('local');
-  expect(body.acqBackendGraphqlURL).toBe(`${E2E.api}/graphql`);
+  expect(body.acqBackendGraphqlURL).toBe(E2E.browserGraphql);
 });

@@ -5,7 +5,8 @@ import type { Page } from '@playwright/test';
 import type { Locale } from '@velvet/i18n/locales';
 import { signLobbyToken, signSocialToken } from '@velvet/tokens/signed-token';
 import { E2E } from '../../playwright.config.ts';
-import { activationLink, uniqueEmail, waitForMail, type ReceivedMail } from './support/mail.ts';
+import { registerPending } from './support/data.ts';
+import { activationLink, receivedMail, uniqueEmail, waitForMail } from './support/mail.ts';
 import { PROVIDER_NAMES } from './support/oidc-accounts.ts';
 import { dataLayerEvents, expect, plain, test, text } from './support.ts';
 
@@ -55,59 +56,12 @@ async function fillSecondStep(page: Page, locale: Locale, values: SecondStep) {
   await page.getByRole('checkbox', { name: plain(locale, 'registration.terms') }).check();
 }
 
-async function mailTo(address: string): Promise<ReceivedMail[]> {
-  const response = await fetch(`http://127.0.0.1:${E2E.mailHttpPort}/messages?to=${encodeURIComponent(address)}`);
-  return (await response.json()) as ReceivedMail[];
-}
-
-async function graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-  const response = await fetch(`${E2E.api}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data: T; errors?: unknown[] };
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
-
-/**
- * Registers `email` through the API (the email form's path) and waits for its activation
- * email. The outbox sends in the order mail was queued, so once this one arrived, any email
- * queued before it has arrived too: a barrier for "no email was sent".
- */
-async function mailBarrier() {
-  const email = uniqueEmail('barrier');
-  const { registrationCodeDetails } = await graphql<{ registrationCodeDetails: { countryOptions: { isoCode: string; termsPkString: string; dataPolicyPkString: string }[] } }>(
-    'query ($code: String!) { registrationCodeDetails(registrationCode: $code) { countryOptions { isoCode termsPkString dataPolicyPkString } } }',
-    { code: 'WELCOME2026' },
-  );
-  const de = registrationCodeDetails.countryOptions.find((c) => c.isoCode === 'DE')!;
-  await graphql('mutation ($input: RegisterInput!) { register(input: $input) { outcome } }', {
-    input: {
-      registrationCode: 'WELCOME2026',
-      email,
-      gender: 'FEMALE',
-      firstName: 'Barrier',
-      lastName: 'Mail',
-      country: 'DE',
-      newsletter: false,
-      termsAccepted: true,
-      termsPkString: de.termsPkString,
-      dataPolicyPkString: de.dataPolicyPkString,
-      language: 'en',
-      flow: 'DEFAULT',
-    },
-  });
-  await waitForMail(email);
-}
-
 test.describe('social sign-up', () => {
-  test('a verified address: second step, then the welcome voucher at once, and no activation email', async ({ page }) => {
+  test('a verified address: second step, then the welcome voucher at once, and no activation email', async ({ page, invitation }) => {
     const login = providerLogin('verified', true);
-    await page.goto('/?rc=WELCOME2026');
+    await page.goto(`/?rc=${invitation.code}`);
     const google = page.getByRole('link', { name: text('en', 'signup.google') });
-    await expect(google).toHaveAttribute('href', '/auth/social/start?rc=WELCOME2026&lang=en');
+    await expect(google).toHaveAttribute('href', `/auth/social/start?rc=${invitation.code}&lang=en`);
     await google.click();
     await signInAtProvider(page, login);
 
@@ -132,13 +86,17 @@ test.describe('social sign-up', () => {
       .poll(() => dataLayerEvents(page))
       .toEqual(expect.arrayContaining(['email_submitted', 'step2_landed', 'step2_submitted', 'registration_success', 'welcome_landed']));
 
-    await mailBarrier();
-    expect(await mailTo(login)).toEqual([]);
+    // A barrier for "no email was sent": the outbox sends in the order mail was queued, so once
+    // the activation email of a registration made after this one arrived, any email for the
+    // login would have arrived too.
+    const later = await registerPending(invitation.code);
+    await waitForMail(later.email);
+    expect(await receivedMail(login)).toEqual([]);
   });
 
-  test('an unverified address: verify-email page, the activation email, then the welcome', async ({ page }) => {
+  test('an unverified address: verify-email page, the activation email, then the welcome', async ({ page, invitation }) => {
     const login = providerLogin('unverified', true);
-    await page.goto('/?rc=WELCOME2026');
+    await page.goto(`/?rc=${invitation.code}`);
     await page.getByRole('link', { name: text('en', 'signup.google') }).click();
     await signInAtProvider(page, login);
     await expect(page).toHaveURL(SECOND_STEP);
@@ -154,9 +112,9 @@ test.describe('social sign-up', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'activation.welcomeTitle', { firstName: PROVIDER_NAMES.firstName }));
   });
 
-  test('German, from the social campaign: the provider leads, the missing names are asked for', async ({ page }) => {
+  test('German, from the social campaign: the provider leads, the missing names are asked for', async ({ page, invitation }) => {
     const login = providerLogin('verified');
-    await page.goto('/de/social?rc=WELCOME2026');
+    await page.goto(`/de/social?rc=${invitation.code}`);
     const google = page.getByRole('link', { name: text('de', 'signup.google') });
     await expect(google).toHaveClass(/btn-primary/);
     await expect(page.getByRole('link', { name: text('de', 'signup.email') })).toHaveClass(/btn-outline/);
@@ -195,10 +153,10 @@ test.describe('social sign-up', () => {
     await expect(page.getByText(text('nl', 'deny.invalid'))).toBeVisible();
   });
 
-  test('the second step and its errors pass axe, and the address can never be changed there', async ({ page }) => {
+  test('the second step and its errors pass axe, and the address can never be changed there', async ({ page, invitation }) => {
     const email = uniqueEmail('social-axe');
     const token = await signSocialToken({ email, emailVerified: false, provider: 'google', subject: `axe-${email}` }, secret(), 900);
-    await page.goto(`/fr/registration/social-registration-second-step?rc=WELCOME2026&token=${token}`);
+    await page.goto(`/fr/registration/social-registration-second-step?rc=${invitation.code}&token=${token}`);
     await expect(page.getByText(text('fr', 'socialSecondStep.signedInWith', { email }))).toBeVisible();
     await expect(page.getByLabel(text('fr', 'registration.email'))).toHaveCount(0);
     await page.getByRole('button', { name: text('fr', 'socialSecondStep.submit') }).click();
@@ -207,23 +165,23 @@ test.describe('social sign-up', () => {
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 
-  test('consent denied at the provider: back to the invitation with a notice', async ({ page }) => {
-    await page.goto('/it?rc=WELCOME2026');
+  test('consent denied at the provider: back to the invitation with a notice', async ({ page, invitation }) => {
+    await page.goto(`/it?rc=${invitation.code}`);
     await page.getByRole('link', { name: text('it', 'signup.google') }).click();
     await expect(page).toHaveURL(new RegExp(`^${escape(E2E.oidc.issuer)}/interaction/`));
     await page.getByRole('link', { name: '[ Cancel ]' }).click();
-    await expect(page).toHaveURL(/\/it\?rc=WELCOME2026&social=failed$/);
+    await expect(page).toHaveURL(new RegExp(`/it\\?rc=${invitation.code}&social=failed$`));
     await expect(page.getByRole('alert').filter({ hasText: text('it', 'socialSecondStep.failed') })).toBeVisible();
     await expect(page.getByRole('link', { name: text('it', 'signup.email') })).toBeVisible();
   });
 
-  test('a forged or replayed answer is refused: state is checked, the transaction is single-use', async ({ page }) => {
-    await page.goto('/vip?rc=WELCOME2026');
+  test('a forged or replayed answer is refused: state is checked, the transaction is single-use', async ({ page, invitation }) => {
+    await page.goto(`/vip?rc=${invitation.code}`);
     await page.getByRole('link', { name: text('en', 'signup.google') }).click();
     await expect(page).toHaveURL(new RegExp(`^${escape(E2E.oidc.issuer)}/interaction/`));
     const forged = `/auth/social/callback?code=forged-code&state=forged-state&iss=${encodeURIComponent(E2E.oidc.issuer)}`;
     await page.goto(forged);
-    await expect(page).toHaveURL(/\/vip\?rc=WELCOME2026&social=failed$/);
+    await expect(page).toHaveURL(new RegExp(`/vip\\?rc=${invitation.code}&social=failed$`));
     await expect(page.getByRole('alert').filter({ hasText: text('en', 'socialSecondStep.failed') })).toBeVisible();
     // The transaction is gone: the same answer again only finds the landing page.
     await page.goto(forged);
@@ -232,27 +190,27 @@ test.describe('social sign-up', () => {
     await expect(page.getByLabel(text('en', 'landing.code.label'))).toBeVisible();
   });
 
-  test('a provider account without an address cannot sign up', async ({ page }) => {
-    await page.goto('/sv?rc=WELCOME2026');
+  test('a provider account without an address cannot sign up', async ({ page, invitation }) => {
+    await page.goto(`/sv?rc=${invitation.code}`);
     await page.getByRole('link', { name: text('sv', 'signup.google') }).click();
     await signInAtProvider(page, providerLogin('noemail'));
-    await expect(page).toHaveURL(/\/sv\?rc=WELCOME2026&social=failed$/);
+    await expect(page).toHaveURL(new RegExp(`/sv\\?rc=${invitation.code}&social=failed$`));
     await expect(page.getByRole('alert').filter({ hasText: text('sv', 'socialSecondStep.failed') })).toBeVisible();
   });
 
-  test('a provider that cannot be reached: back to the invitation with a notice', async ({ page }) => {
+  test('a provider that cannot be reached: back to the invitation with a notice', async ({ page, invitation }) => {
     // The outage server's issuer is an address where nothing listens.
-    await page.goto(`${E2E.down}/auth/social/start?rc=WELCOME2026&lang=fr`);
-    await expect(page).toHaveURL(`${E2E.down}/fr?rc=WELCOME2026&social=failed`);
+    await page.goto(`${E2E.down}/auth/social/start?rc=${invitation.code}&lang=fr`);
+    await expect(page).toHaveURL(`${E2E.down}/fr?rc=${invitation.code}&social=failed`);
     await expect(page.getByRole('alert').filter({ hasText: text('fr', 'socialSecondStep.failed') })).toBeVisible();
   });
 
-  test('the start sends only well-formed invitations, always to our own callback, with PKCE, state and nonce', async ({ request }) => {
+  test('the start sends only well-formed invitations, always to our own callback, with PKCE, state and nonce', async ({ request, invitation }) => {
     const malformed = await request.get('/auth/social/start?rc=%3Cscript%3E&lang=pl', { maxRedirects: 0 });
     expect(malformed.status()).toBe(302);
     expect(malformed.headers().location).toBe('/pl?social=failed');
 
-    const started = await request.get('/auth/social/start?rc=welcome2026&slug=https%3A%2F%2Fevil.example&validityTimestamp=%22%3E&lang=en', { maxRedirects: 0 });
+    const started = await request.get(`/auth/social/start?rc=${invitation.code.toLowerCase()}&slug=https%3A%2F%2Fevil.example&validityTimestamp=%22%3E&lang=en`, { maxRedirects: 0 });
     expect(started.status()).toBe(302);
     const location = new URL(started.headers().location!);
     expect(`${location.origin}${location.pathname}`).toBe(`${E2E.oidc.issuer}/auth`);
@@ -268,11 +226,11 @@ test.describe('social sign-up', () => {
     expect(cookie).toMatch(/SameSite=Lax/);
   });
 
-  test('the other providers are still coming soon', async ({ page }) => {
-    await page.goto('/?rc=WELCOME2026');
+  test('the other providers are still coming soon', async ({ page, invitation }) => {
+    await page.goto(`/?rc=${invitation.code}`);
     await expect(page.getByRole('button', { name: text('en', 'signup.google') })).toHaveCount(0);
     for (const provider of ['phone', 'facebook', 'apple']) {
-      await page.goto('/?rc=WELCOME2026');
+      await page.goto(`/?rc=${invitation.code}`);
       await page.getByRole('button', { name: text('en', `signup.${provider}`) }).click();
       await expect(page.getByRole('status').filter({ hasText: text('en', 'signup.comingSoon') })).toBeVisible();
     }
@@ -282,9 +240,9 @@ test.describe('social sign-up', () => {
 test.describe('social sign-up without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the second step validates on the server and registers', async ({ page }) => {
+  test('the second step validates on the server and registers', async ({ page, invitation }) => {
     const login = providerLogin('unverified');
-    await page.goto('/pl?rc=WELCOME2026');
+    await page.goto(`/pl?rc=${invitation.code}`);
     await page.getByRole('link', { name: text('pl', 'signup.google') }).click();
     await signInAtProvider(page, login);
     await expect(page).toHaveURL(new RegExp(`/pl${SECOND_STEP.source.slice(1)}`));

@@ -3,6 +3,7 @@ import { catalogs } from '@velvet/i18n/catalogs';
 import { LOCALES, type Locale } from '@velvet/i18n/locales';
 import { test as base, expect, type Page } from '@playwright/test';
 import { E2E } from '../../playwright.config.ts';
+import { createInvitation, type Invitation } from './support/data.ts';
 
 export { expect };
 
@@ -14,6 +15,26 @@ export function text(locale: Locale, id: string, values: Record<string, string> 
 }
 
 export const PREFIXED = LOCALES.map((locale) => ({ locale, prefix: `/${locale}` }));
+
+/** The header that sets the calendar's "now" of the web server under test (TEST_CLOCK, ADR 021). */
+export const TEST_NOW_HEADER = 'x-test-now';
+
+/**
+ * A day of no promotion (mid-June, a Monday): every page of the suite is rendered for it unless a
+ * test chooses another (`test.use({ calendar })`), so no test depends on the day it runs.
+ */
+export const QUIET_DAY = '2026-06-15T10:00:00.000Z';
+
+/**
+ * Starts the browser's clock at `instant` with Playwright's clock API, paused: nothing in the page
+ * moves until the test advances it (`page.clock.runFor`, `page.clock.pauseAt`). Together with the
+ * server's calendar (X-Test-Now) the page then lives at that instant, to the millisecond.
+ */
+export async function pauseBrowserClock(page: Page, instant: string): Promise<void> {
+  // install() starts the clock flowing; pauseAt() needs a moment ahead of it.
+  await page.clock.install({ time: new Date(new Date(instant).getTime() - 60_000) });
+  await page.clock.pauseAt(new Date(instant));
+}
 
 /**
  * A visitor's stored consent choice, as the consent manager writes its cookie (ADR 011):
@@ -43,10 +64,28 @@ export const TAG_MANAGER_STUB = 'window.__tagManagerStubRuns = (window.__tagMana
 /**
  * Fails the test on any console error the page logs: errors are never expected. Every test
  * starts as a visitor who accepted cookies (`test.use({ consent: 'none' })` shows the banner),
- * and the tag manager's address is answered by a stub whose requests are recorded.
+ * the tag manager's address is answered by a stub whose requests are recorded, and the server
+ * renders every page, and answers every call of `request`, for the same calendar day (`calendar`).
+ * A test that asks for `invitation` gets a fresh, valid one of its own (support/data.ts: Sophie's
+ * code with 5 places, made with the admin CLI), so no test shares a code's balance with another.
  */
-export const test = base.extend<{ consoleErrors: string[]; consent: ConsentPreset; tagManager: { requests: string[] } }>({
+export const test = base.extend<{
+  consoleErrors: string[];
+  consent: ConsentPreset;
+  tagManager: { requests: string[] };
+  calendar: string;
+  invitation: Invitation;
+}>({
   consent: ['accepted', { option: true }],
+  /** The instant the server renders every page of the test for (ADR 021); a quiet day unless a test sets one. */
+  calendar: [QUIET_DAY, { option: true }],
+  extraHTTPHeaders: async ({ extraHTTPHeaders, calendar }, use) => {
+    await use({ ...extraHTTPHeaders, [TEST_NOW_HEADER]: calendar });
+  },
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern.
+  invitation: async ({}, use) => {
+    await use(await createInvitation());
+  },
   context: async ({ context, consent }, use) => {
     if (consent !== 'none') await context.addCookies([consentCookie(consent)]);
     await use(context);
@@ -91,6 +130,14 @@ export function dataLayerEvents(page: Page): Promise<string[]> {
       .map((e) => (e && typeof e === 'object' && 'event' in e && typeof e.event === 'string' ? e.event : null))
       .filter((name): name is string => name !== null && name !== 'cmp_data' && name !== 'assign_experiment' && !name.startsWith('gtm.')),
   );
+}
+
+/**
+ * Waits until React has hydrated the page (its fiber is on <body>): from then on, what a test
+ * does is handled by the app, and a form that would post or reset by itself has had its chance.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => Object.keys(document.body).some((key) => key.startsWith('__reactFiber')));
 }
 
 /** A message as a screen reader announces it: rich-text tags gone, text kept. */

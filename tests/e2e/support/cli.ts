@@ -6,7 +6,8 @@ import { E2E } from '../../../playwright.config.ts';
 export function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(path.resolve('node_modules/.bin/tsx'), ['apps/api/src/cli.ts', ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: path.resolve(E2E.dataDir), LOG_LEVEL: 'warn' },
+      // PUBLIC_URL as the product has it, so the links the CLI prints lead to the product under test.
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: path.resolve(E2E.dataDir), PUBLIC_URL: E2E.base, LOG_LEVEL: 'warn' },
     });
     let stdout = '';
     let stderr = '';

@@ -14,7 +14,8 @@ export function uniqueEmail(label: string): string {
   return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
-async function fetchMail(to: string): Promise<ReceivedMail[]> {
+/** Every message the mail peer received for `to` so far (none yet is an empty list). */
+export async function receivedMail(to: string): Promise<ReceivedMail[]> {
   const response = await fetch(`http://127.0.0.1:${E2E.mailHttpPort}/messages?to=${encodeURIComponent(to)}`);
   return (await response.json()) as ReceivedMail[];
 }
@@ -24,7 +25,7 @@ export async function waitForMail(to: string, count = 1): Promise<ReceivedMail[]
   let mail: ReceivedMail[] = [];
   await expect
     .poll(async () => {
-      mail = await fetchMail(to);
+      mail = await receivedMail(to);
       return mail.length;
     }, { timeout: 20_000 })
     .toBeGreaterThanOrEqual(count);
