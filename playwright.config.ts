@@ -1,9 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 
 /**
- * End-to-end tests in Debian's Chromium against the real product: the API on a fresh,
- * empty SQLite database (each test makes its data: tests/e2e/support/data.ts), and the
- * production build of the web app. A second
+ * End-to-end tests in Debian's Chromium against the real product as `npm start` runs it
+ * (compiled, NODE_ENV=production; ADR 026): the API on a fresh, empty SQLite database (each
+ * test makes its data: tests/e2e/support/data.ts) and the web server. A second
  * web server points at an API address where nothing listens, to test the outage pages.
  */
 /** E2E_PORT_OFFSET lets two runs share a machine (every port and the data directory move). */
@@ -129,6 +129,8 @@ export default defineConfig({
       },
     },
     {
+      // The product as `npm start` runs it (ADR 026): compiled JavaScript, NODE_ENV=production,
+      // under scripts/start.mjs's supervision (`npm run test:e2e` builds first).
       command: `rm -rf ${DATA_DIR} && node scripts/start.mjs`,
       url: `${E2E.base}/healthz`,
       reuseExistingServer: false,
@@ -162,11 +164,11 @@ export default defineConfig({
       },
     },
     {
-      command: 'node --import tsx apps/web/server/main.ts',
+      command: 'node apps/web/dist/server.js',
       url: `${E2E.down}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { PORT: String(DOWN_PORT), API_URL: 'http://127.0.0.1:9', DATA_DIR, PUBLIC_URL: E2E.down, LOG_LEVEL: 'warn', ERROR_REPORTING_URL: E2E.errors.url, TEST_CLOCK: 'true', ...OIDC_ENV, OIDC_ISSUER: 'http://127.0.0.1:9' },
+      env: { NODE_ENV: 'production', PORT: String(DOWN_PORT), API_URL: 'http://127.0.0.1:9', DATA_DIR, PUBLIC_URL: E2E.down, LOG_LEVEL: 'warn', ERROR_REPORTING_URL: E2E.errors.url, TEST_CLOCK: 'true', ...OIDC_ENV, OIDC_ISSUER: 'http://127.0.0.1:9' },
     },
   ],
 });

@@ -18,6 +18,11 @@ export interface ApiSettings {
   /** Introspection and GraphiQL are development aids only. */
   introspection: boolean;
   graphiql: boolean;
+  /**
+   * The local aids (/dev/mailbox, /dev/requests): on a local instance only, whatever NODE_ENV
+   * says, so the quick start's production build still shows its mailbox (ADR 026).
+   */
+  localAids: boolean;
   referrerBlocklist: readonly string[];
   maxBodyBytes: number;
 }
@@ -28,6 +33,7 @@ export function apiSettings(env: Env): ApiSettings {
     production,
     introspection: !production,
     graphiql: env.NODE_ENV === 'development',
+    localAids: env.localInstance,
     referrerBlocklist: env.REFERRER_BLOCKLIST ? parseReferrerBlocklist(env.REFERRER_BLOCKLIST) : DEFAULT_REFERRER_BLOCKLIST,
     maxBodyBytes: MAX_BODY_BYTES,
   };

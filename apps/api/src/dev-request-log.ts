@@ -1,10 +1,10 @@
 /**
- * The dev request log: outside production the API keeps the identifiers of its last GraphQL
+ * The dev request log: on a local instance (ADR 026) the API keeps the identifiers of its last GraphQL
  * operations in memory and lists them at GET /dev/requests (optionally `?sessionId=`), so a
  * developer — or an end-to-end test — can see which page load made which call, over HTTP or
  * graphql-ws (spec §7.2: X-Correlation-ID, X-Session-ID, X-Source-Page; docs/decisions/022).
  * Only ids, the operation's name, the page's path and whether a Bearer token came along:
- * never variables, addresses or tokens. Never served in production.
+ * never variables, addresses or tokens. Never served by a deployment.
  */
 import type { Plugin } from 'graphql-yoga';
 

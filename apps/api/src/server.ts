@@ -330,7 +330,7 @@ export async function createYogaApp(options: {
   errorReporter?: Reporter;
   /** The clock of every operation's `now` (ADR 021); the real one unless a test fixes it. */
   clock?: () => Date;
-  /** The dev request log (GET /dev/requests; never in production); absent: not kept. */
+  /** The dev request log (GET /dev/requests; local instances only, ADR 026); absent: not kept. */
   requestLog?: RequestLog;
 }): Promise<ApiYoga> {
   const { env, db, logger, limiters } = options;
@@ -413,8 +413,8 @@ export async function createYogaApp(options: {
       useRequestMeta(metaByRequest, logger),
       useHealth(db, logger),
       ...(options.features ? [options.features.plugin as Plugin<ApiContext>] : []),
-      ...(settings.production ? [] : [useDevMailbox(env.DATA_DIR) as Plugin<ApiContext>]),
-      ...(options.requestLog && !settings.production ? [useDevRequestLog(options.requestLog) as Plugin<ApiContext>, useOperationRecording(metaByRequest, options.requestLog)] : []),
+      ...(settings.localAids ? [useDevMailbox(env.DATA_DIR) as Plugin<ApiContext>] : []),
+      ...(options.requestLog && settings.localAids ? [useDevRequestLog(options.requestLog) as Plugin<ApiContext>, useOperationRecording(metaByRequest, options.requestLog)] : []),
       useBodyLimit(settings.maxBodyBytes),
       useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
       EnvelopArmorPlugin({
@@ -528,7 +528,7 @@ export async function createApiServer(options: CreateApiServerOptions): Promise<
   const ownFeatures = !options.features;
   const features = options.features ?? createFeatureHub({ db, file: loadFeatureFile(), redisUrl: env.REDIS_URL, logger });
   const featuresEndpoint = createFeaturesEndpoint({ hub: features, clientKey: env.FEATURES_CLIENT_KEY, logger });
-  const requestLog = settings.production ? undefined : createRequestLog();
+  const requestLog = settings.localAids ? createRequestLog() : undefined;
   const yoga = await createYogaApp({ env, db, logger, limiters, events, outboxSignal: options.outboxSignal, settings, features: featuresEndpoint, requestLog });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, yoga);
   const sockets = attachWebSockets(server, yoga, env, settings.maxBodyBytes, requestLog);

@@ -300,23 +300,29 @@ describe('dev mailbox', () => {
     expect(path.extname(file ?? '')).toBe('.json');
   });
 
-  it('is not served in production', async () => {
+  it('is served by the quick start’s production build, never by a deployment (ADR 026)', async () => {
     const database = await createTestDatabase('sqlite');
-    const env = testEnv({ NODE_ENV: 'production' });
-    await writeToMailbox(mailboxDir(env.DATA_DIR), {
-      outboxId: 'd4',
-      to: 'x@example.test',
-      from: 'f',
-      subject: 's',
-      html: '<p>h</p>',
-      text: 't',
-      messageId: 'm',
-    });
-    const api = await createTestApi({ env, db: database.db });
+    const mailboxOf = async (env: ReturnType<typeof testEnv>) => {
+      await writeToMailbox(mailboxDir(env.DATA_DIR), {
+        outboxId: 'd4',
+        to: 'x@example.test',
+        from: 'f',
+        subject: 's',
+        html: '<p>h</p>',
+        text: 't',
+        messageId: 'm',
+      });
+      const api = await createTestApi({ env, db: database.db });
+      try {
+        return (await api.yoga.fetch('http://localhost/dev/mailbox')).status;
+      } finally {
+        await api.close();
+      }
+    };
     try {
-      expect((await api.yoga.fetch('http://localhost/dev/mailbox')).status).toBe(404);
+      expect(await mailboxOf(testEnv({ NODE_ENV: 'production' }))).toBe(200);
+      expect(await mailboxOf(testEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://club.velvetrope.example', SMTP_URL: 'smtp://mail.example:587' }))).toBe(404);
     } finally {
-      await api.close();
       await database.close();
     }
   });

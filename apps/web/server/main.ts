@@ -1,4 +1,7 @@
-/** Starts the web server on the production build (`npm run build` first). */
+/**
+ * Starts the web server on the production build (`npm run build` first). Compiled to
+ * apps/web/dist/server.js by scripts/build-servers.mjs; `npm start` runs that (ADR 026).
+ */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EnvError, parseEnv } from '@velvet/config/env';
@@ -29,7 +32,8 @@ async function main() {
 main().catch((error: unknown) => {
   if (error instanceof EnvError) {
     console.error(error.message);
-    process.exit(1);
+    // As the API: 2 says "configuration refused", which scripts/start.mjs does not restart.
+    process.exit(2);
   }
   console.error(error);
   process.exit(1);

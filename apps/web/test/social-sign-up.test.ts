@@ -68,7 +68,13 @@ describe('social sign-up settings', () => {
 
   it('needs the client id and secret with an issuer, and https in production', () => {
     expect(() => env({ OIDC_ISSUER: 'https://accounts.example' })).toThrow(/OIDC_CLIENT_ID is required with OIDC_ISSUER[\s\S]*OIDC_CLIENT_SECRET/);
-    expect(() => env({ ...oidc, OIDC_ISSUER: 'http://accounts.example', NODE_ENV: 'production' })).toThrow(/OIDC_ISSUER must be an https/);
+    const deployment = { PUBLIC_URL: 'https://club.velvetrope.example', SMTP_URL: 'smtp://mail.example:587' };
+    expect(() => env({ ...oidc, ...deployment, OIDC_ISSUER: 'http://accounts.example', NODE_ENV: 'production' })).toThrow(/OIDC_ISSUER must be an https/);
+  });
+
+  it('allows a plain-http issuer in a production start on this machine only (the e2e provider; ADR 026)', () => {
+    const local = env({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:3312', NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:3310' });
+    expect(oidcSettings(local)).toMatchObject({ allowInsecureRequests: true });
   });
 
   it('names the provider and its button; an unknown name keeps the Google button', () => {

@@ -110,26 +110,47 @@ export const envSchema = z
     ERROR_REPORTING_URL: optionalUrl.refine((v) => !v || /^https?:\/\//.test(v), 'must be an http(s) URL'),
     /**
      * Tests only (ADR 021): the web server takes the calendar's "now" (promotions, their countdown,
-     * the footer's year) from an X-Test-Now request header. Refused in production; never moves
+     * the footer's year) from an X-Test-Now request header. Refused unless PUBLIC_URL is a loopback
+     * address (ADR 026); never moves
      * the expiry of tokens, links or cookies, which keep to the real clock.
      */
     TEST_CLOCK: booleanFlag.default(false),
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
+    // ADR 026: production semantics always under `npm start`; PUBLIC_URL alone tells the
+    // quick start on this machine (a loopback address) from a deployment (any other address).
+    const deployment = env.NODE_ENV === 'production' && !isLoopbackUrl(env.PUBLIC_URL ?? 'http://localhost');
+    if (deployment && !env.APP_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required when PUBLIC_URL is not a loopback address (a deployment; ADR 026)' });
     }
-    if (env.NODE_ENV === 'production' && env.TEST_CLOCK) {
-      ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK'], message: 'is for tests only and must not be on in production' });
+    if (deployment && !env.SMTP_URL) {
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required when PUBLIC_URL is not a loopback address: a deployment sends real email (ADR 026)' });
+    }
+    if (env.TEST_CLOCK && !isLoopbackUrl(env.PUBLIC_URL ?? 'http://localhost')) {
+      ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK'], message: 'is for tests only and must not be on when PUBLIC_URL is not a loopback address (ADR 026)' });
     }
     if (env.OIDC_ISSUER) {
       if (!env.OIDC_CLIENT_ID) ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'is required with OIDC_ISSUER' });
       if (!env.OIDC_CLIENT_SECRET) ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_SECRET'], message: 'is required with OIDC_ISSUER' });
-      if (env.NODE_ENV === 'production' && !env.OIDC_ISSUER.startsWith('https:')) {
+      if (deployment && !env.OIDC_ISSUER.startsWith('https:')) {
         ctx.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'must be an https:// URL in production' });
       }
     }
   });
+
+/**
+ * True for an address only this machine can open (localhost, *.localhost, 127.0.0.0/8, ::1):
+ * the PUBLIC_URL of the quick start and of tests, never of a deployment (ADR 026).
+ */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
 
 export type RawEnv = z.infer<typeof envSchema>;
 
@@ -143,6 +164,12 @@ export interface Env extends Omit<RawEnv, 'APP_SECRET' | 'API_URL' | 'PUBLIC_API
   DATABASE_URL: string;
   /** Origins allowed to call the API from a browser. */
   corsOrigins: string[];
+  /**
+   * PUBLIC_URL is a loopback address: the quick start or a test run on this machine (ADR 026).
+   * Only then are the embedded defaults allowed (generated secret, dev mailbox) and the local
+   * aids served (/dev/mailbox, /dev/requests, TEST_CLOCK), whatever NODE_ENV says.
+   */
+  localInstance: boolean;
 }
 
 export class EnvError extends Error {
@@ -171,6 +198,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     PUBLIC_API_URL: publicApiUrl,
     ACQ_BACKEND_GRAPHQL_URL: raw.ACQ_BACKEND_GRAPHQL_URL ?? `${publicApiUrl}/graphql`,
     PUBLIC_URL: publicUrl,
+    localInstance: isLoopbackUrl(publicUrl),
     DATABASE_URL: raw.DATABASE_URL ?? `file:${path.join(dataDir, 'velvet.sqlite')}`,
     corsOrigins: [
       new URL(publicUrl).origin,
@@ -182,7 +210,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   };
 }
 
-/** Outside production a secret is generated once and kept under the data directory. */
+/** On a local instance (ADR 026) a secret is generated once and kept under the data directory. */
 function developmentSecret(dataDir: string): string {
   const file = path.join(dataDir, 'app-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();

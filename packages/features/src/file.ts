@@ -1,10 +1,11 @@
 /** Reads the versioned features file (servers only). */
 import { readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { parseFeatureFile } from './definitions.ts';
 import type { FeatureFile } from './definitions.ts';
 
-export const DEFAULT_FEATURES_FILE = fileURLToPath(new URL('../features.json', import.meta.url));
+/** Resolved as a package file, so the path holds from the sources and from a compiled bundle alike (ADR 026). */
+export const DEFAULT_FEATURES_FILE = createRequire(import.meta.url).resolve('@velvet/features/features.json');
 
 export interface LoadedFeatureFile {
   file: FeatureFile;

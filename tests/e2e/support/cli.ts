@@ -5,9 +5,10 @@ import { E2E } from '../../../playwright.config.ts';
 
 export function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.resolve('node_modules/.bin/tsx'), ['apps/api/src/cli.ts', ...args], {
+    // The compiled CLI, as `npm run cli` runs it (`npm run test:e2e` builds it; ADR 026).
+    const child = spawn(process.execPath, ['apps/api/dist/cli.js', ...args], {
       // PUBLIC_URL as the product has it, so the links the CLI prints lead to the product under test.
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: path.resolve(E2E.dataDir), PUBLIC_URL: E2E.base, LOG_LEVEL: 'warn' },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', DATA_DIR: path.resolve(E2E.dataDir), PUBLIC_URL: E2E.base, LOG_LEVEL: 'warn' },
     });
     let stdout = '';
     let stderr = '';

@@ -1,8 +1,8 @@
 /**
  * The dev mailbox: without SMTP_URL every email is a JSON file under
  * `<DATA_DIR>/mailbox/`, listed at GET /dev/mailbox (newest first), shown at
- * /dev/mailbox/<id> and given raw at /dev/mailbox/<id>.json. Served only outside
- * production. The list escapes everything; an email is shown under a CSP that allows no
+ * /dev/mailbox/<id> and given raw at /dev/mailbox/<id>.json. Served only by local
+ * instances (a loopback PUBLIC_URL, ADR 026). The list escapes everything; an email is shown under a CSP that allows no
  * script and a sandbox, so a hostile value in it cannot run.
  */
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
@@ -99,13 +99,13 @@ function listPage(messages: MailboxMessage[]): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Dev mailbox</title>
 <style>body{font-family:Georgia,serif;margin:2rem}table{border-collapse:collapse}td,th{padding:.4rem .8rem;border-bottom:1px solid #000;text-align:left}</style>
-</head><body><h1>Dev mailbox</h1><p>${messages.length} message(s), newest first. Not served in production.</p>
+</head><body><h1>Dev mailbox</h1><p>${messages.length} message(s), newest first. Served by local instances only (ADR 026).</p>
 <table><thead><tr><th>Date</th><th>To</th><th>Subject</th><th>Raw</th></tr></thead><tbody>
 ${rows}
 </tbody></table></body></html>`;
 }
 
-/** Yoga plugin serving the dev mailbox (add it only outside production). */
+/** Yoga plugin serving the dev mailbox (local instances only, ADR 026). */
 export function useDevMailbox(dataDir: string): Plugin {
   const dir = mailboxDir(dataDir);
   return {

@@ -1,6 +1,6 @@
 /**
  * Where emails go: SMTP (nodemailer) when SMTP_URL is set, else the dev mailbox, a folder
- * of JSON files under DATA_DIR that the API shows at /dev/mailbox outside production.
+ * of JSON files under DATA_DIR that the API shows at /dev/mailbox on a local instance (ADR 026).
  */
 import nodemailer from 'nodemailer';
 import type { Env } from '../config.ts';

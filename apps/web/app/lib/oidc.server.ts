@@ -38,13 +38,13 @@ export interface OidcSettings {
   provider: string;
   /** Which sign-up button opens the provider; an unknown name uses the Google button. */
   button: SocialButton;
-  /** Plain-http issuers are allowed outside production only (local providers, tests). */
+  /** Plain-http issuers are allowed outside production and on a local instance only (local providers, tests; ADR 026). */
   allowInsecureRequests: boolean;
 }
 
 /** The provider settings, or null when social sign-up is off (OIDC_ISSUER unset). */
 export function oidcSettings(source: ReturnType<typeof env> = env()): OidcSettings | null {
-  const { OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_PROVIDER_NAME, NODE_ENV } = source;
+  const { OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_PROVIDER_NAME, NODE_ENV, localInstance } = source;
   if (!OIDC_ISSUER || !OIDC_CLIENT_ID || !OIDC_CLIENT_SECRET) return null;
   const issuer = new URL(OIDC_ISSUER);
   const provider = OIDC_PROVIDER_NAME.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'oidc';
@@ -55,7 +55,7 @@ export function oidcSettings(source: ReturnType<typeof env> = env()): OidcSettin
     providerName: OIDC_PROVIDER_NAME,
     provider,
     button: (SOCIAL_BUTTONS as readonly string[]).includes(provider) ? (provider as SocialButton) : 'google',
-    allowInsecureRequests: NODE_ENV !== 'production' && issuer.protocol === 'http:',
+    allowInsecureRequests: (NODE_ENV !== 'production' || localInstance) && issuer.protocol === 'http:',
   };
 }
 

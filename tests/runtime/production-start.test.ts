@@ -1,0 +1,132 @@
+/**
+ * `npm start` as a visitor's machine and a deployment run it (ADR 026): compiled JavaScript
+ * under NODE_ENV=production, supervised by scripts/start.mjs, which starts a crashed child
+ * again while the other keeps serving.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../packages/i18n/catalogs/en.json' with { type: 'json' };
+import { ROOT, childrenOf, dataDir, eventually, freePort, missingBuild, run, status, type Running } from './support.ts';
+
+const GENERIC = en['error.generic'];
+const INVITED = en['landing.headline.default'].replace('{invitorName}', 'Sophie');
+
+/** What a page shows: its markup without scripts (the client catalog holds every message). */
+async function shown(url: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(url);
+  return { status: response.status, text: (await response.text()).replace(/<script[\s\S]*?<\/script>/g, '') };
+}
+
+beforeAll(() => {
+  const missing = missingBuild();
+  if (missing.length > 0) throw new Error(`build first (npm run build): missing ${missing.join(', ')}`);
+});
+
+describe('npm start', () => {
+  let product: Running;
+  let web: string;
+  let api: string;
+
+  beforeAll(async () => {
+    const [port, apiPort] = [await freePort(), await freePort()];
+    web = `http://127.0.0.1:${port}`;
+    api = `http://127.0.0.1:${apiPort}`;
+    product = run(['scripts/start.mjs'], { PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir() });
+    await eventually('the product to start', async () => (product.output().includes('Velvet Rope is running') ? true : undefined), 90_000);
+  });
+  afterAll(async () => {
+    await product?.stop();
+  });
+
+  const programs = () => childrenOf(product.child.pid!);
+  const pidOf = (file: string) => programs().find((p) => p.argv.includes(file))?.pid;
+
+  it('runs two compiled programs, no TypeScript loader, with NODE_ENV=production', () => {
+    const argv = programs().map((p) => p.argv.slice(1));
+    expect(argv).toEqual([
+      ['--enable-source-maps', 'apps/api/dist/main.js'],
+      ['--enable-source-maps', 'apps/web/dist/server.js'],
+    ]);
+    for (const { pid } of programs()) {
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      expect(environ).toContain('NODE_ENV=production');
+      expect(environ.some((v) => v.startsWith('NODE_OPTIONS=') && /tsx|strip-types/.test(v))).toBe(false);
+    }
+    // A deployment installs with `npm ci --omit=dev`: nothing it runs may need tsx.
+    for (const workspace of ['apps/api', 'apps/web']) {
+      const manifest = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+      expect(Object.keys(manifest.dependencies)).not.toContain('tsx');
+    }
+  });
+
+  it('has production semantics: no introspection, no GraphiQL', async () => {
+    const introspection = await fetch(`${api}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }),
+    });
+    const body = (await introspection.json()) as { data?: unknown; errors?: { message: string }[] };
+    expect(body.data ?? null).toBeNull();
+    expect(body.errors?.[0]?.message).toMatch(/introspection/i);
+    const graphiql = await fetch(`${api}/graphql`, { headers: { accept: 'text/html' } });
+    expect(graphiql.headers.get('content-type') ?? '').not.toMatch(/text\/html/);
+  });
+
+  it('keeps the quick start’s embedded defaults: demo invitation, dev mailbox', async () => {
+    const page = await shown(`${web}/?rc=WELCOME2026`);
+    expect(page.text).toContain(INVITED);
+    expect(page.text).not.toContain(GENERIC);
+    expect(await status(`${api}/dev/mailbox`)).toBe(200);
+  });
+
+  it('starts a crashed API again while the web server keeps serving, with the generic message meanwhile', async () => {
+    const before = pidOf('apps/api/dist/main.js')!;
+    process.kill(before, 'SIGKILL');
+    // Meanwhile the web server answers, and a page that needs the API says the store is unavailable.
+    const outage = await eventually('a page rendered during the outage', async () => {
+      const page = await shown(`${web}/?rc=WELCOME2026`);
+      return page.text.includes(GENERIC) ? page : undefined;
+    });
+    expect(outage.status).toBeLessThan(500);
+    expect(outage.text).not.toContain(INVITED);
+    expect(await status(`${web}/about-us`)).toBe(200);
+    // Then the API is back by itself, as a new process, and the invitation works again.
+    await eventually('the API to be back', async () => ((await status(`${api}/health`)) === 200 ? true : undefined));
+    expect(pidOf('apps/api/dist/main.js')).not.toBe(before);
+    await eventually('the invitation page to work again', async () => ((await shown(`${web}/?rc=WELCOME2026`)).text.includes(INVITED) ? true : undefined));
+    expect(product.output()).toMatch(/\[start\] api stopped \(SIGKILL\); starting it again/);
+  });
+
+  it('starts a crashed web server again', async () => {
+    const before = pidOf('apps/web/dist/server.js')!;
+    process.kill(before, 'SIGKILL');
+    await eventually('the web server to be back', async () => {
+      const pid = pidOf('apps/web/dist/server.js');
+      return pid !== undefined && pid !== before && (await status(`${web}/healthz`)) === 200 ? true : undefined;
+    });
+  });
+
+  it('stops both programs on SIGTERM', async () => {
+    const pids = programs().map((p) => p.pid);
+    expect(await product.stop()).toBe(0);
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe('npm start with a deployment address', () => {
+  it('refuses to start without a secret and a mail server, once, and says which variables', async () => {
+    const [port, apiPort] = [await freePort(), await freePort()];
+    const product = run(['scripts/start.mjs'], {
+      PORT: String(port),
+      API_PORT: String(apiPort),
+      DATA_DIR: dataDir(),
+      PUBLIC_URL: 'https://club.velvetrope.example',
+    });
+    expect(await product.exited).toBe(1);
+    expect(product.output()).toMatch(/APP_SECRET is required when PUBLIC_URL is not a loopback address/);
+    expect(product.output()).toMatch(/SMTP_URL is required/);
+    expect(product.output()).toMatch(/refused its configuration; stopping/);
+    expect(product.output()).not.toMatch(/starting it again/);
+  });
+});
