@@ -3,7 +3,7 @@ import path from 'node:path';
 import { signLobbyToken, signSocialToken } from '@velvet/tokens/signed-token';
 import { E2E } from '../../playwright.config.ts';
 import { VIP, createInvitation, lobbyLink } from './support/data.ts';
-import { uniqueEmail } from './support/mail.ts';
+import { lobbyLinkIn, uniqueEmail, waitForMail } from './support/mail.ts';
 import { dataLayerEvents, expect, plain, test, text } from './support.ts';
 
 /** The product's secret in the e2e data directory (generated at its first start): to forge the tokens it must refuse. */
@@ -60,7 +60,7 @@ test.describe('membership interest', () => {
   });
 });
 
-test('a refused invitation is no dead end: apply or join the waiting list with the email we know', async ({ page, invitation }) => {
+test('a refused invitation is no dead end: apply, or have the waiting list’s link emailed to the address we know', async ({ page, invitation }) => {
   const email = uniqueEmail('dead-end');
   const expired = await createInvitation({ inviter: 'Marc', expires: '2025-12-31T23:59:59Z' });
   // The visitor typed an email in this visit (lean step 1 keeps it in the flow cookie)…
@@ -79,7 +79,10 @@ test('a refused invitation is no dead end: apply or join the waiting list with t
   await expect(page.getByLabel(text('en', 'membershipInterestApply.email'))).toHaveValue(email);
   await page.goBack();
   await page.getByRole('button', { name: text('en', 'deny.waitlistCta') }).click();
-  await expect(page).toHaveURL(/\/lobby\?token=/);
+  // The address only passed through this visit's cookie: the lobby link goes to its inbox (ADR 029).
+  await expect(page.getByRole('status')).toHaveText(text('en', 'deny.waitlistSent', { email }));
+  await expect(page).not.toHaveURL(/lobby/);
+  await page.goto(lobbyLinkIn((await waitForMail(email))[0]!));
   await expect(page.getByText(text('en', 'lobby.consent', { email }))).toBeVisible();
   await page.getByRole('button', { name: text('en', 'lobby.join') }).click();
   await expect(page.getByRole('status')).toHaveText(text('en', 'lobby.joined'));

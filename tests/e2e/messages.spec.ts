@@ -5,7 +5,7 @@
  */
 import { E2E } from '../../playwright.config.ts';
 import { createInvitation } from './support/data.ts';
-import { uniqueEmail } from './support/mail.ts';
+import { lobbyLinkIn, uniqueEmail, waitForMail } from './support/mail.ts';
 import { expect, test, text, waitForHydration } from './support.ts';
 
 test.describe('one message per problem', () => {
@@ -78,7 +78,7 @@ test('every text of a campaign page follows the invitation: 15 % with a minimum 
   await expect(page.locator('main')).not.toContainText(text('de', 'benefits.firstOrder.title', { percent: '10' }));
 });
 
-test('the landing page’s waiting-list block leads to the waiting list', async ({ page }) => {
+test('the landing page’s waiting-list block emails the way to the waiting list to the address given', async ({ page }) => {
   const email = uniqueEmail('waitlist-block');
   await page.goto('/nl');
   const block = page.getByRole('region', { name: text('nl', 'loginBlock.title') });
@@ -89,6 +89,12 @@ test('the landing page’s waiting-list block leads to the waiting list', async 
 
   await block.getByLabel(text('nl', 'registration.email')).fill(email);
   await block.getByRole('button', { name: text('nl', 'lobby.join') }).click();
+  // Whoever typed the address does not get the lobby: its owner does, by email (ADR 029).
+  await expect(block.getByRole('status')).toHaveText(text('nl', 'waitlistBlock.sent', { email }));
+  await expect(page).not.toHaveURL(/lobby/);
+  const [mail] = await waitForMail(email);
+  expect(mail!.subject).toBe(text('nl', 'email.lobby.subject'));
+  await page.goto(lobbyLinkIn(mail!));
   await expect(page).toHaveURL(/\/nl\/lobby\?token=/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('nl', 'lobby.title'));
   await expect(page.getByText(text('nl', 'lobby.consent', { email }))).toBeVisible();

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import type { Locale } from '@velvet/i18n/locales';
-import { VIP, activeMember, createInvitation } from './support/data.ts';
-import { activationLink, uniqueEmail, waitForMail } from './support/mail.ts';
+import { VIP, activeMember, createInvitation, registerPending } from './support/data.ts';
+import { activationLink, flowCookieValue, uniqueEmail, waitForMail } from './support/mail.ts';
 import { dataLayerEvents, expect, plain, test, text } from './support.ts';
 
 interface Person {
@@ -150,6 +150,23 @@ test.describe('registration and activation', () => {
     await expect(page.getByLabel(text('en', 'registration.gender.male'), { exact: true })).toBeChecked();
     await expect(page.getByLabel(text('en', 'registration.firstName'), { exact: true })).toHaveValue('Paul');
     await expect(page.getByLabel(text('en', 'registration.lastName'), { exact: true })).toHaveValue('Pending');
+  });
+
+  test('typing an address that awaits activation shows the pending page and hands over no registration id', async ({ page, invitation }) => {
+    const owner = await registerPending(invitation.code);
+    // Someone else types the owner's address.
+    await page.goto(`/registration/formstarted?rc=${invitation.code}`);
+    await fillOneStep(page, 'en', { gender: 'male', firstName: 'Eve', lastName: 'Stranger', email: owner.email });
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+    await expect(page).toHaveURL(/registrationformemailpendingcomplete$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'emailPending.title'));
+    // The email goes to the owner again; the stranger's visit holds nothing to watch its status with.
+    await waitForMail(owner.email, 2);
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'acq_registration');
+    expect(cookie).toBeDefined();
+    const flow = flowCookieValue(cookie!.value);
+    expect(flow.registrationOutcome).toBe('ACCOUNT_PENDING');
+    expect(flow).not.toHaveProperty('registrationId');
   });
 
   test('the verify-email page notices an activation made elsewhere', async ({ page, browser, invitation }) => {

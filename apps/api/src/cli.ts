@@ -383,14 +383,15 @@ export function buildProgram(): Command {
     .description(
       `delete rows past their retention: sent emails after ${RETENTION_DAYS.sentEmails} days, failed ones after ${RETENTION_DAYS.failedEmails}, ` +
         `funnel events after ${RETENTION_DAYS.funnelEvents}, consent records after ${RETENTION_DAYS.consentRecords}, ` +
-        `ended admin sessions after ${RETENTION_DAYS.adminSessions} (a running API does this every 6 hours)`,
+        `ended admin sessions after ${RETENTION_DAYS.adminSessions}, registrations never activated ${RETENTION_DAYS.expiredRegistrations} days after their link expired ` +
+        `(a running API does this every 6 hours)`,
     )
     .exitOverride()
     .action(async () => {
       const report = await withDatabase((db) => pruneExpiredData(db));
       console.log(
         `deleted ${report.sentEmails} sent and ${report.failedEmails} failed emails, ${report.funnelEvents} funnel events, ` +
-          `${report.consentRecords} consent records, ${report.adminSessions} admin sessions`,
+          `${report.consentRecords} consent records, ${report.adminSessions} admin sessions, ${report.expiredRegistrations} expired registrations`,
       );
     });
 

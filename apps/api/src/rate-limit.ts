@@ -35,10 +35,21 @@ export const DEFAULT_RATE_LIMITS = {
   funnelEvents: { points: 60, duration: 60, burstPoints: 30, burstDuration: 600 },
   /** Mutation.adminLogin per client IP: 5/minute. */
   adminLoginIp: { points: 5, duration: 60, burstPoints: 0, burstDuration: 60 },
-  /** Mutation.adminLogin per email address (hashed): 10/hour. */
-  adminLoginEmail: { points: 10, duration: 3600, burstPoints: 0, burstDuration: 3600 },
+  /**
+   * Mutation.adminLogin per account and client IP (hashed address + IP): 10/hour. Never per
+   * account alone: strangers' failures must not lock the real admin out (ADR 029).
+   */
+  adminLoginAccountIp: { points: 10, duration: 3600, burstPoints: 0, burstDuration: 3600 },
+  /**
+   * Failed Mutation.adminLogin attempts from every client together: beyond 30/minute each
+   * further failure is answered ADMIN_LOGIN_SLOWDOWN_MS later — slowed, never refused.
+   */
+  adminLoginFailures: { points: 30, duration: 60, burstPoints: 0, burstDuration: 60 },
 } satisfies Record<string, RateLimitRule>;
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
+
+/** How much later a failed admin sign-in is answered while adminLoginFailures is exceeded. */
+export const ADMIN_LOGIN_SLOWDOWN_MS = 1000;
 
 export type RateLimitOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -138,7 +149,8 @@ export function createRateLimiters(
     consentRecords: build('consentRecords'),
     funnelEvents: build('funnelEvents'),
     adminLoginIp: build('adminLoginIp'),
-    adminLoginEmail: build('adminLoginEmail'),
+    adminLoginAccountIp: build('adminLoginAccountIp'),
+    adminLoginFailures: build('adminLoginFailures'),
     async ready() {
       if (!redis || redis.status === 'ready') return;
       await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deriveKey } from '../src/lib/tokens.ts';
-import { createRateLimiters } from '../src/rate-limit.ts';
+import { ADMIN_LOGIN_SLOWDOWN_MS, createRateLimiters } from '../src/rate-limit.ts';
 import { ADMIN_SESSION_HOURS } from '../src/services/admin-sessions.ts';
 import { createAdminUser } from '../src/services/create-admin-user.ts';
 import { verifyValidityTimestamp } from '../src/services/registration-link.ts';
@@ -192,29 +192,86 @@ describe.each(ENGINES)('admin on %s', (engine) => {
     expect((await graphql(api.yoga, SESSION, bearer(token))).body.data).toEqual({ adminSession: null });
   });
 
-  it('limits sign-in attempts per IP (5/minute) and per email (10/hour)', async () => {
+  it('strangers cannot lock the admin out: limits per IP (5/minute) and per account and IP (10/hour), never per account alone', async () => {
+    const admin = await createAdminUser(database.db, { email: 'boss@example.test', password: PASSWORD });
+    if (!admin.ok) throw new Error(admin.errors.join());
     const limited = await createTestApi({
       env: testEnv({ TRUST_PROXY: 'true' }),
       db: database.db,
       limiters: createRateLimiters({ REDIS_URL: undefined }),
     });
     try {
-      const from = (ip: string, email: string) =>
-        graphql<{ adminLogin: LoginPayload }>(limited.yoga, LOGIN, {
-          variables: { email, password: 'wrong password!' },
-          headers: { 'x-forwarded-for': ip },
-        });
+      const from = (ip: string, email: string, password = 'wrong password!') =>
+        graphql<{ adminLogin: LoginPayload }>(limited.yoga, LOGIN, { variables: { email, password }, headers: { 'x-forwarded-for': ip } });
+      // One address: five tries a minute, whatever the account.
       for (let i = 0; i < 5; i++) expect((await from('203.0.113.5', `a${i}@example.test`)).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
       const sixth = await from('203.0.113.5', 'a9@example.test');
       expect(sixth.body.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
       expect(sixth.body.errors?.[0]?.extensions?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(sixth.body.errors?.[0]?.extensions?.retryAfterSeconds).toBeLessThanOrEqual(60);
 
-      // One email from many addresses: ten tries an hour.
-      for (let i = 0; i < 10; i++) {
-        expect((await from(`198.51.100.${i + 1}`, 'target@example.test')).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      // Twelve strangers, twelve addresses, all against the admin's account…
+      for (let i = 0; i < 12; i++) {
+        expect((await from(`198.51.100.${i + 1}`, i % 2 ? 'BOSS@example.test' : 'boss@example.test')).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
       }
-      const eleventh = await from('198.51.100.200', 'TARGET@example.test');
+      // …and the admin, from their own address, signs in at once.
+      const own = await from('192.0.2.10', 'boss@example.test', PASSWORD);
+      expect(own.body.errors).toBeUndefined();
+      expect(own.body.data?.adminLogin.token).toEqual(expect.any(String));
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('limits one account from one address to 10 tries an hour; the same account elsewhere still signs in', async () => {
+    const admin = await createAdminUser(database.db, { email: 'chief@example.test', password: PASSWORD });
+    if (!admin.ok) throw new Error(admin.errors.join());
+    const generous = { points: 1000, duration: 60, burstPoints: 0, burstDuration: 60 };
+    const limited = await createTestApi({
+      env: testEnv({ TRUST_PROXY: 'true' }),
+      db: database.db,
+      limiters: createRateLimiters({ REDIS_URL: undefined }, { rules: { adminLoginIp: generous, adminLoginFailures: generous } }),
+    });
+    try {
+      const from = (ip: string, email: string, password = 'wrong password!') =>
+        graphql<{ adminLogin: LoginPayload }>(limited.yoga, LOGIN, { variables: { email, password }, headers: { 'x-forwarded-for': ip } });
+      for (let i = 0; i < 10; i++) expect((await from('203.0.113.7', 'chief@example.test')).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      const eleventh = await from('203.0.113.7', 'Chief@example.test', PASSWORD);
       expect(eleventh.body.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
+      const retryAfter = Number(eleventh.body.errors?.[0]?.extensions?.retryAfterSeconds);
+      expect(retryAfter).toBeGreaterThan(3500);
+      // Another account from that address, and this account from another address, are not affected.
+      expect((await from('203.0.113.7', 'other@example.test')).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      expect((await from('192.0.2.20', 'chief@example.test', PASSWORD)).body.data?.adminLogin.token).toEqual(expect.any(String));
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('slows failures down when there are many everywhere, without refusing anyone', async () => {
+    const admin = await createAdminUser(database.db, { email: 'owner@example.test', password: PASSWORD });
+    if (!admin.ok) throw new Error(admin.errors.join());
+    const limited = await createTestApi({
+      env: testEnv({ TRUST_PROXY: 'true' }),
+      db: database.db,
+      limiters: createRateLimiters({ REDIS_URL: undefined }, { rules: { adminLoginFailures: { points: 3, duration: 60, burstPoints: 0, burstDuration: 60 } } }),
+    });
+    try {
+      const timed = async (ip: string, password: string) => {
+        const started = performance.now();
+        const { body } = await graphql<{ adminLogin: LoginPayload }>(limited.yoga, LOGIN, {
+          variables: { email: 'owner@example.test', password },
+          headers: { 'x-forwarded-for': ip },
+        });
+        return { body, ms: performance.now() - started };
+      };
+      for (let i = 0; i < 3; i++) expect((await timed(`198.51.100.${i + 1}`, 'wrong password!')).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      const slowed = await timed('198.51.100.50', 'wrong password!');
+      expect(slowed.body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      expect(slowed.ms).toBeGreaterThanOrEqual(ADMIN_LOGIN_SLOWDOWN_MS);
+      // The right password is never slowed down nor refused.
+      const own = await timed('192.0.2.30', PASSWORD);
+      expect(own.body.data?.adminLogin.token).toEqual(expect.any(String));
     } finally {
       await limited.close();
     }

@@ -159,7 +159,8 @@ describe('RATE_LIMIT_REGISTRATIONS_PER_MINUTE', () => {
     expect(DEFAULT_RATE_LIMITS.register.points).toBe(10);
     expect(DEFAULT_RATE_LIMITS.activateAccount.points).toBe(20);
     expect(DEFAULT_RATE_LIMITS.adminLoginIp).toMatchObject({ points: 5, duration: 60 });
-    expect(DEFAULT_RATE_LIMITS.adminLoginEmail).toMatchObject({ points: 10, duration: 3600 });
+    expect(DEFAULT_RATE_LIMITS.adminLoginAccountIp).toMatchObject({ points: 10, duration: 3600 });
+    expect(DEFAULT_RATE_LIMITS.adminLoginFailures).toMatchObject({ points: 30, duration: 60 });
   });
 });
 

@@ -77,7 +77,7 @@ describe.each(ENGINES)('retention on %s', (engine) => {
     if (!current.ok) throw new Error('login failed');
 
     const report = await pruneExpiredData(db, NOW);
-    expect(report).toEqual({ sentEmails: 1, failedEmails: 1, funnelEvents: 1, consentRecords: 1, adminSessions: 1 });
+    expect(report).toEqual({ sentEmails: 1, failedEmails: 1, funnelEvents: 1, consentRecords: 1, adminSessions: 1, expiredRegistrations: 0 });
 
     const emails = await db.selectFrom('email_outbox').select('id').execute();
     expect(emails.map((e) => e.id).sort()).toEqual(Object.values(keep).sort());
@@ -86,7 +86,7 @@ describe.each(ENGINES)('retention on %s', (engine) => {
     expect(await verifyAdminToken({ db, secret: TEST_SECRET, now: NOW }, current.token)).not.toBeNull();
 
     // A second pass finds nothing more.
-    expect(await pruneExpiredData(db, NOW)).toEqual({ sentEmails: 0, failedEmails: 0, funnelEvents: 0, consentRecords: 0, adminSessions: 0 });
+    expect(await pruneExpiredData(db, NOW)).toEqual({ sentEmails: 0, failedEmails: 0, funnelEvents: 0, consentRecords: 0, adminSessions: 0, expiredRegistrations: 0 });
   });
 
   it('runs in the API process and logs what it deleted', async () => {
@@ -111,7 +111,7 @@ describe.each(ENGINES)('retention on %s', (engine) => {
     });
     await done;
     await job.stop();
-    expect(lines).toEqual([{ sentEmails: 1, failedEmails: 0, funnelEvents: 0, consentRecords: 0, adminSessions: 0 }]);
+    expect(lines).toEqual([{ sentEmails: 1, failedEmails: 0, funnelEvents: 0, consentRecords: 0, adminSessions: 0, expiredRegistrations: 0 }]);
     expect(await database.db.selectFrom('email_outbox').select('id').execute()).toEqual([]);
   });
 });

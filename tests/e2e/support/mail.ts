@@ -38,3 +38,18 @@ export function activationLink(mail: ReceivedMail): string {
   if (!match?.[1]) throw new Error(`No activation link in: ${mail.subject}`);
   return match[1].replace(/&amp;/g, '&');
 }
+
+/** The waiting-list lobby link in an email's HTML part (ADR 029). */
+export function lobbyLinkIn(mail: ReceivedMail): string {
+  const match = /href="([^"]*\/lobby\?token=[^"]+)"/.exec(mail.html);
+  if (!match?.[1]) throw new Error(`No lobby link in: ${mail.subject}`);
+  return match[1].replace(/&amp;/g, '&');
+}
+
+/** What the signed registration-flow cookie holds (readable, only its signature is secret). */
+export function flowCookieValue(cookieValue: string): Record<string, unknown> {
+  const encoded = decodeURIComponent(cookieValue);
+  const payload = encoded.slice(0, encoded.lastIndexOf('.'));
+  const session = JSON.parse(decodeURIComponent(escape(Buffer.from(payload, 'base64').toString('binary')))) as { flow?: Record<string, unknown> };
+  return session.flow ?? {};
+}

@@ -18,12 +18,14 @@ import type { EmailOutboxRow } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { activationUrl } from '../services/activation-links.ts';
 import { invitationUrl } from '../services/personal-invitations.ts';
+import { lobbyUrl } from '../services/request-lobby-link.ts';
 import type { RenderedEmail } from './intl.ts';
-import type { ActivationEmailPayload, InvitationEmailPayload } from './outbox.ts';
+import type { ActivationEmailPayload, InvitationEmailPayload, LobbyEmailPayload } from './outbox.ts';
 import { unsealFromOutbox } from './outbox.ts';
 import type { OutboxSignal } from './outbox-signal.ts';
 import { renderActivationEmail } from './templates/activation-email.tsx';
 import { renderInvitationEmail } from './templates/invitation-email.tsx';
+import { renderLobbyEmail } from './templates/lobby-email.tsx';
 import type { MailTransport } from './transport.ts';
 
 export const MAX_ATTEMPTS = 10;
@@ -243,6 +245,11 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
         expiresAt: new Date(payload.expiresAt),
         reason: payload.reason,
       });
+    }
+    if (row.template === 'lobby') {
+      const payload = JSON.parse(row.payload) as LobbyEmailPayload;
+      const token = unsealFromOutbox(payload.sealedToken, this.#options.env.APP_SECRET);
+      return renderLobbyEmail({ locale, lobbyUrl: lobbyUrl(this.#options.env.PUBLIC_URL, locale, token), expiresAt: new Date(payload.expiresAt) });
     }
     throw new Error(`unknown email template ${row.template}`);
   }

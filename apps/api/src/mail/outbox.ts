@@ -9,7 +9,7 @@ import type { Locale } from '@velvet/i18n/locales';
 import type { Database } from '../db/schema.ts';
 import { deriveKey, seal, unseal } from '../lib/tokens.ts';
 
-export const EMAIL_TEMPLATES = ['activation', 'invitation'] as const;
+export const EMAIL_TEMPLATES = ['activation', 'invitation', 'lobby'] as const;
 export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
 
 /** What the activation email needs. The activation id is sealed: the database never holds it in clear. */
@@ -32,9 +32,17 @@ export interface InvitationEmailPayload {
   reason: 'waitlist' | 'interest';
 }
 
+/** What the lobby email needs (ADR 029). The lobby token is sealed: it is a bearer credential. */
+export interface LobbyEmailPayload {
+  sealedToken: string;
+  /** ISO time the link stops working. */
+  expiresAt: string;
+}
+
 export interface PayloadByTemplate {
   activation: ActivationEmailPayload;
   invitation: InvitationEmailPayload;
+  lobby: LobbyEmailPayload;
 }
 
 export interface NewEmail<T extends EmailTemplate> {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import { GraphQLError } from 'graphql';
 import type { ApiContext } from '../context.ts';
-import { enforceRateLimit } from '../rate-limit.ts';
+import { ADMIN_LOGIN_SLOWDOWN_MS, enforceRateLimit } from '../rate-limit.ts';
 import { loginAdmin, revokeAdminSession } from '../services/admin-sessions.ts';
 import type { AdminSessionInfo } from '../services/admin-sessions.ts';
 import { generateRegistrationLink } from '../services/generate-registration-link.ts';
@@ -64,14 +65,19 @@ builder.mutationField('adminLogin', (t) =>
   t.field({
     type: AdminLoginPayloadRef,
     description:
-      'Signs an admin in. Rate limited per client IP (5/minute) and per email (10/hour): RATE_LIMITED with retryAfterSeconds.',
+      'Signs an admin in. Rate limited per client IP (5/minute) and per email and client IP (10/hour): RATE_LIMITED with ' +
+      'retryAfterSeconds. Beyond 30 failures a minute from everyone together, failures are answered a second later.',
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_root, { email, password }, ctx) => {
       await enforceRateLimit(ctx.limiters.adminLoginIp, ctx.requestIp);
-      await enforceRateLimit(ctx.limiters.adminLoginEmail, emailKey(email));
+      // Per account only together with the address: strangers elsewhere cannot lock the admin out.
+      await enforceRateLimit(ctx.limiters.adminLoginAccountIp, `${emailKey(email)}:${ctx.requestIp}`);
       const result = await loginAdmin({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now }, { email, password });
       if (!result.ok) {
         ctx.logger.warn({ event: 'admin-login-failed' }, 'admin sign-in refused');
+        // Many failures everywhere (a distributed guess): slower answers, never a lockout.
+        const failures = await ctx.limiters.adminLoginFailures.consume('all');
+        if (!failures.allowed) await setTimeout(ADMIN_LOGIN_SLOWDOWN_MS);
         return { token: null, expiresAt: null, error: 'INVALID_CREDENTIALS' as const };
       }
       ctx.logger.info({ event: 'admin-login' }, 'admin signed in');

@@ -86,7 +86,7 @@ RegisterPayloadRef.implement({
     outcome: t.field({ type: RegistrationOutcomeEnum, nullable: true, resolve: (r) => r.outcome }),
     registrationId: t.string({
       nullable: true,
-      description: 'For FORM_FINISHED and ACCOUNT_PENDING: subscribe to registrationStatus with it.',
+      description: 'For FORM_FINISHED: subscribe to registrationStatus with it. Never for ACCOUNT_PENDING: an address already known is not handed to whoever typed it.',
       resolve: (r) => r.registrationId,
     }),
     fieldErrors: t.field({ type: [FieldErrorRef], resolve: (r) => r.fieldErrors }),

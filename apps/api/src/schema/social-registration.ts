@@ -69,7 +69,7 @@ CompleteSocialRegistrationPayloadRef.implement({
     outcome: t.field({ type: SocialRegistrationOutcomeEnum, nullable: true, resolve: (r) => r.outcome }),
     registrationId: t.string({
       nullable: true,
-      description: 'For ACTIVATED, FORM_FINISHED and ACCOUNT_PENDING: the registrationStatus id.',
+      description: 'For ACTIVATED and FORM_FINISHED: the registrationStatus id. Never for ACCOUNT_PENDING: an address already known is not handed to whoever typed it.',
       resolve: (r) => r.registrationId,
     }),
     voucher: t.field({ type: WelcomeVoucherRef, nullable: true, description: 'Set when ACTIVATED.', resolve: (r) => r.voucher }),

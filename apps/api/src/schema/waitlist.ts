@@ -1,7 +1,10 @@
 import { enforceRateLimit } from '../rate-limit.ts';
 import { describeLobbyToken, joinWaitlist } from '../services/join-waitlist.ts';
 import type { JoinWaitlistResult, LobbyTokenDetails } from '../services/join-waitlist.ts';
+import { requestLobbyLink } from '../services/request-lobby-link.ts';
+import type { RequestLobbyLinkResult } from '../services/request-lobby-link.ts';
 import { builder } from './builder.ts';
+import { FieldErrorRef } from './registration.ts';
 import { TokenErrorEnum } from './signed-tokens.ts';
 
 const JoinWaitlistOutcomeEnum = builder.enumType('JoinWaitlistOutcome', {
@@ -51,6 +54,35 @@ builder.mutationField('joinWaitlist', (t) =>
     resolve: async (_root, { token, language }, ctx) => {
       await enforceRateLimit(ctx.limiters.publicForms, ctx.requestIp);
       return joinWaitlist({ db: ctx.db, secret: ctx.env.APP_SECRET, logger: ctx.logger, now: ctx.now }, { token, language });
+    },
+  }),
+);
+
+const RequestLobbyLinkPayloadRef = builder.objectRef<RequestLobbyLinkResult>('RequestLobbyLinkPayload');
+RequestLobbyLinkPayloadRef.implement({
+  description:
+    'sent is true for every well-formed address — new, on the list already or a member — so the answer reveals nothing about ' +
+    'anyone; otherwise false with fieldErrors (field email).',
+  fields: (t) => ({
+    sent: t.exposeBoolean('sent'),
+    fieldErrors: t.field({ type: [FieldErrorRef], resolve: (r) => r.fieldErrors }),
+  }),
+});
+
+builder.mutationField('requestLobbyLink', (t) =>
+  t.field({
+    type: RequestLobbyLinkPayloadRef,
+    description:
+      'Emails the lobby link (a signed lobby token, valid 7 days) to the address, so only its owner can join the waiting list; ' +
+      'at most 3 emails an hour per address (beyond, the same answer and no email). language: en, de, fr, it, nl, pl or sv ' +
+      '(else en). Rate limited per client IP together with joinWaitlist and applyForMembership (RATE_LIMITED).',
+    args: { email: t.arg.string({ required: true }), language: t.arg.string({ required: false }) },
+    resolve: async (_root, { email, language }, ctx) => {
+      await enforceRateLimit(ctx.limiters.publicForms, ctx.requestIp);
+      return requestLobbyLink(
+        { db: ctx.db, secret: ctx.env.APP_SECRET, outboxSignal: ctx.outboxSignal, logger: ctx.logger, now: ctx.now },
+        { email, language },
+      );
     },
   }),
 );

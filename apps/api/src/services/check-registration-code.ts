@@ -10,6 +10,7 @@ import type { Db } from '../db/connect.ts';
 import type { Customization } from '../db/schema.ts';
 import type { CountryOption } from './list-country-options.ts';
 import { listCountryOptions } from './list-country-options.ts';
+import { heldPlaces } from './invitation-places.ts';
 import { isReferrerBlocked } from './referrer-blocklist.ts';
 import type { RegistrationCodeError } from './registration-code-errors.ts';
 import { isBlocking } from './registration-code-errors.ts';
@@ -90,13 +91,8 @@ export async function checkRegistrationCode(
   if (row.balance <= 0) {
     errors.add('REGISTRATION_CODE_NO_BALANCE_LEFT');
   } else {
-    const pending = await deps.db
-      .selectFrom('members')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('registration_code_id', '=', row.id)
-      .where('status', '=', 'pending')
-      .executeTakeFirstOrThrow();
-    if (Number(pending.count) >= row.balance) errors.add('REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS');
+    // Pending registrations hold places until their activation link expires (invitation-places.ts).
+    if ((await heldPlaces(deps.db, row.id, now)) >= row.balance) errors.add('REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS');
   }
 
   const slug = input.slug?.trim().toLowerCase();

@@ -11,7 +11,12 @@
  * - an active (or blocked) member's address: nothing is written → ACCOUNT_ACTIVE;
  * - a pending member's address: a fresh link supersedes the older ones and the email is
  *   sent again (at most RESENDS_PER_HOUR times an hour, silently) → ACCOUNT_PENDING; with a
- *   vouched-for address the pending member is activated instead → ACTIVATED.
+ *   vouched-for address the pending member is activated instead → ACTIVATED. ACCOUNT_PENDING
+ *   carries no registrationId: whoever typed the address must not watch its status (ADR 029);
+ * - a pending member whose activation link expired gave their place back
+ *   (invitation-places.ts): registering again needs a free place on the code used now, like
+ *   a new address; with one, the member moves to that code and gets a fresh link (or, vouched
+ *   for, is activated on it), else the code's errors.
  * Expected failures are data (fieldErrors, codeErrors), never exceptions.
  */
 import { randomUUID } from 'node:crypto';
@@ -29,12 +34,13 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/connect.ts';
 import { lockRow } from '../db/lock.ts';
-import type { Database, ShoppingPreference } from '../db/schema.ts';
+import type { Customization, Database, ShoppingPreference } from '../db/schema.ts';
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import type { Logger } from '../logger.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
 import { issueActivation } from './activation-links.ts';
 import { checkRegistrationCode } from './check-registration-code.ts';
+import { heldPlaces, holdsPlace } from './invitation-places.ts';
 import { listCountryOptions } from './list-country-options.ts';
 import { activatePendingMember, grantWelcomeVoucher, spendInvitation } from './member-activation.ts';
 import type { IssuedWelcomeVoucher } from './member-activation.ts';
@@ -90,7 +96,7 @@ export interface FieldError {
 
 export interface RegisterResult {
   outcome: RegistrationOutcome | null;
-  /** The member id: set for FORM_FINISHED and ACCOUNT_PENDING. */
+  /** The member id: set for FORM_FINISHED only (never for an address that was already known). */
   registrationId: string | null;
   fieldErrors: FieldError[];
   codeErrors: RegistrationCodeError[];
@@ -99,7 +105,7 @@ export interface RegisterResult {
 /** The shared path's result: RegisterResult, plus ACTIVATED with the voucher and first name. */
 export interface RegistrationRun {
   outcome: RegistrationRunOutcome | null;
-  /** The member id: set for FORM_FINISHED, ACCOUNT_PENDING and ACTIVATED. */
+  /** The member id: set for FORM_FINISHED and ACTIVATED. */
   registrationId: string | null;
   fieldErrors: FieldError[];
   codeErrors: RegistrationCodeError[];
@@ -283,6 +289,11 @@ async function registerValid(
     // Active or blocked: say no more than "this address has an account".
     return answer('ACCOUNT_ACTIVE', null);
   }
+  if (existing && !(await holdsPlace(deps.db, existing.id, now))) {
+    // Their link expired and gave the place back: a place again only if one is free.
+    if (codeErrors.length > 0) return ERRORS_ONLY([], codeErrors);
+    return renewPlace(deps, existing.id, input, values, social, now);
+  }
   if (existing && social?.emailVerified) return activateKnownPendingMember(deps, existing.id, input, values, social, now);
   if (existing) return resendActivation(deps, existing.id, values.language, now);
   if (codeErrors.length > 0) return ERRORS_ONLY([], codeErrors);
@@ -314,20 +325,8 @@ async function createMember(
       return { codeError: 'REGISTRATION_CODE_INVALID' as const };
     }
     // Counted under the lock: no other registration on this code can commit in between.
-    const { balance } = await trx
-      .selectFrom('registration_codes')
-      .select('balance')
-      .where('id', '=', codeRow.id)
-      .executeTakeFirstOrThrow();
-    if (balance <= 0) return { codeError: 'REGISTRATION_CODE_NO_BALANCE_LEFT' as const };
-    // Pending registrations hold places; so does an activation at once (it spends one below).
-    const pending = await trx
-      .selectFrom('members')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('registration_code_id', '=', codeRow.id)
-      .where('status', '=', 'pending')
-      .executeTakeFirstOrThrow();
-    if (Number(pending.n) >= balance) return { codeError: 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS' as const };
+    const full = await placeTaken(trx, codeRow.id, now);
+    if (full) return { codeError: full };
 
     const memberId = randomUUID();
     await trx
@@ -412,33 +411,127 @@ async function activateKnownPendingMember(
       .executeTakeFirstOrThrow();
     // Activated (or blocked) meanwhile, e.g. through the emailed link.
     if (member.status !== 'pending') return answer('ACCOUNT_ACTIVE', null);
-    const firstName = values.firstName || member.first_name;
-    await trx
-      .updateTable('members')
-      .set({
-        first_name: firstName,
-        last_name: values.lastName || member.last_name,
-        gender: values.gender ?? member.gender,
-        country: values.country,
-        language: values.language,
-        newsletter: input.newsletter,
-      })
-      .where('id', '=', memberId)
-      .execute();
-    await recordConsent(trx, memberId, values.country, input, now);
-    await recordSocialDetails(trx, memberId, values.shoppingPreferences, social, now);
-    const voucher = await activatePendingMember(
-      trx,
-      { id: memberId, registrationCodeId: member.registration_code_id, customization: member.customization },
-      now,
-    );
-    return { ...answer('ACTIVATED', memberId), voucher, firstName: firstName || null };
+    return activateLocked(trx, memberId, member, input, values, social, now);
   });
   if (result.outcome === 'ACTIVATED') {
     deps.logger?.info({ registrationId: memberId }, 'registration: pending member activated (verified address)');
     await publishActive(deps, memberId);
   }
   return result;
+}
+
+/** activateKnownPendingMember's writes, under its locks (also renewPlace's, on the code it moved the member to). */
+async function activateLocked(
+  trx: Kysely<Database>,
+  memberId: string,
+  member: { first_name: string; last_name: string; gender: string | null; registration_code_id: string | null; customization: Customization | null },
+  input: RegisterInput,
+  values: ValidFields,
+  social: SocialRegistrationExtras,
+  now: Date,
+): Promise<RegistrationRun> {
+  const firstName = values.firstName || member.first_name;
+  await trx
+    .updateTable('members')
+    .set({
+      first_name: firstName,
+      last_name: values.lastName || member.last_name,
+      gender: values.gender ?? member.gender,
+      country: values.country,
+      language: values.language,
+      newsletter: input.newsletter,
+    })
+    .where('id', '=', memberId)
+    .execute();
+  await recordConsent(trx, memberId, values.country, input, now);
+  await recordSocialDetails(trx, memberId, values.shoppingPreferences, social, now);
+  const voucher = await activatePendingMember(
+    trx,
+    { id: memberId, registrationCodeId: member.registration_code_id, customization: member.customization },
+    now,
+  );
+  return { ...answer('ACTIVATED', memberId), voucher, firstName: firstName || null };
+}
+
+/** Under the code's row lock: the code error when it has no free place, else null. */
+async function placeTaken(
+  trx: Kysely<Database>,
+  registrationCodeId: string,
+  now: Date,
+): Promise<'REGISTRATION_CODE_NO_BALANCE_LEFT' | 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS' | null> {
+  const { balance } = await trx.selectFrom('registration_codes').select('balance').where('id', '=', registrationCodeId).executeTakeFirstOrThrow();
+  if (balance <= 0) return 'REGISTRATION_CODE_NO_BALANCE_LEFT';
+  // Pending registrations hold places until their link expires; an activation at once spends one.
+  if ((await heldPlaces(trx, registrationCodeId, now)) >= balance) return 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS';
+  return null;
+}
+
+/**
+ * A pending member whose link expired registers again: their place went back to their
+ * code, so they take a free one on the code used now — under that code's lock, like a new
+ * address — and the member moves to it. Then a fresh link and email (ACCOUNT_PENDING, no
+ * id: the address was known), or, vouched for, the activation on that code (ACTIVATED).
+ * Their data stays as it was, as with a resend; the vouched-for path replaces it as in
+ * activateKnownPendingMember.
+ */
+async function renewPlace(
+  deps: RegisterDeps,
+  memberId: string,
+  input: RegisterInput,
+  values: ValidFields,
+  social: SocialRegistrationExtras | null,
+  now: Date,
+): Promise<RegistrationRun> {
+  const code = input.registrationCode.trim().toUpperCase();
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const codeRow = await trx
+      .selectFrom('registration_codes as rc')
+      .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
+      .select(['rc.id', 'rc.customization', 'inviter.first_name as invitor_name'])
+      .where('rc.code', '=', code)
+      .executeTakeFirst();
+    // The same lock order as everywhere: the code's row, then the member's.
+    if (!codeRow || !(await lockRow(trx, 'registration_codes', codeRow.id))) return { run: ERRORS_ONLY([], ['REGISTRATION_CODE_INVALID']) };
+    if (!(await lockRow(trx, 'members', memberId))) return { run: null };
+    const member = await trx
+      .selectFrom('members')
+      .select(['email', 'first_name', 'last_name', 'gender', 'status', 'registration_code_id'])
+      .where('id', '=', memberId)
+      .executeTakeFirstOrThrow();
+    if (member.status !== 'pending') return { run: answer('ACCOUNT_ACTIVE', null) };
+    // Renewed by a concurrent registration of the same address meanwhile.
+    if (await holdsPlace(trx, memberId, now)) return { run: answer('ACCOUNT_PENDING', null) };
+    const full = await placeTaken(trx, codeRow.id, now);
+    if (full) return { run: ERRORS_ONLY([], [full]) };
+    await trx.updateTable('members').set({ registration_code_id: codeRow.id }).where('id', '=', memberId).execute();
+    if (social?.emailVerified) {
+      const run = await activateLocked(trx, memberId, { ...member, registration_code_id: codeRow.id, customization: codeRow.customization }, input, values, social, now);
+      return { run, activated: true };
+    }
+    const issued = await issueActivation(
+      trx,
+      {
+        memberId,
+        recipient: member.email,
+        locale: values.language,
+        firstName: member.first_name || null,
+        invitorName: codeRow.invitor_name,
+        reason: 'registration',
+      },
+      { secret: deps.secret, now },
+    );
+    return { run: answer('ACCOUNT_PENDING', null), outboxId: issued.outboxId };
+  });
+  // Deleted meanwhile (the retention pass): the address is new again.
+  if (!result.run) return createMember(deps, input, values, social, now);
+  if ('activated' in result) {
+    deps.logger?.info({ registrationId: memberId }, 'registration: pending member activated on a renewed place (verified address)');
+    await publishActive(deps, memberId);
+  } else if ('outboxId' in result) {
+    deps.outboxSignal?.notify();
+    deps.logger?.info({ registrationId: memberId, outboxId: result.outboxId }, 'registration: expired registration took a place again');
+  }
+  return result.run;
 }
 
 /** The consent given with this submission (a new row each time: consents are a history). */
@@ -532,5 +625,5 @@ async function resendActivation(deps: RegisterDeps, memberId: string, language: 
   } else {
     deps.logger?.info({ registrationId: memberId }, 'registration: resend limit reached, no email');
   }
-  return answer('ACCOUNT_PENDING', memberId);
+  return answer('ACCOUNT_PENDING', null);
 }

@@ -4,7 +4,9 @@
  * funnel events (no personal data) for two seasons of year-on-year comparison; consent
  * records as long as the choice is relied upon (the consent cookie's lifetime) plus the
  * three-year limitation period in which it may have to be proven; admin sessions a week
- * past their end. Pending and sending emails are never deleted. Every API instance runs
+ * past their end; registrations never activated (pending members) a month after their last
+ * activation link expired — their place went back to the invitation when it expired (ADR 029),
+ * and after this the address can register afresh. Pending and sending emails are never deleted. Every API instance runs
  * the pass every few hours (deleting is idempotent); `npm run cli -- data prune` runs it now.
  */
 import type { Db } from '../db/connect.ts';
@@ -22,6 +24,8 @@ export const RETENTION_DAYS = {
   consentRecords: 182 + 3 * 365,
   /** Admin sessions after they expired or were revoked. */
   adminSessions: 7,
+  /** Pending registrations after their current activation link expired (the place was released then). */
+  expiredRegistrations: 30,
 } as const;
 
 export type RetentionPolicy = Record<keyof typeof RETENTION_DAYS, number>;
@@ -32,6 +36,7 @@ export interface PruneReport {
   funnelEvents: number;
   consentRecords: number;
   adminSessions: number;
+  expiredRegistrations: number;
 }
 
 /** Deletes every row past its retention period; returns how many of each kind. */
@@ -55,12 +60,31 @@ export async function pruneExpiredData(db: Db, now: Date = new Date(), policy: R
     .deleteFrom('admin_sessions')
     .where((eb) => eb.or([eb('expires_at', '<', sessionCutoff), eb('revoked_at', '<', sessionCutoff)]))
     .executeTakeFirst();
+  // Pending members whose current link expired long ago (not inviters: their codes refer to them);
+  // their consents, links and preferences go with them (ON DELETE CASCADE).
+  const expiredRegistrations = await db
+    .deleteFrom('members')
+    .where('members.status', '=', 'pending')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('activations as a')
+          .select('a.id')
+          .whereRef('a.member_id', '=', 'members.id')
+          .where('a.used_at', 'is', null)
+          .where('a.superseded_at', 'is', null)
+          .where('a.expires_at', '<', before(policy.expiredRegistrations)),
+      ),
+    )
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('registration_codes as rc').select('rc.id').whereRef('rc.inviter_member_id', '=', 'members.id'))))
+    .executeTakeFirst();
   return {
     sentEmails: count(sentEmails),
     failedEmails: count(failedEmails),
     funnelEvents: count(funnelEvents),
     consentRecords: count(consentRecords),
     adminSessions: count(adminSessions),
+    expiredRegistrations: count(expiredRegistrations),
   };
 }
 

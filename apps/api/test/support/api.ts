@@ -21,7 +21,8 @@ export const GENEROUS_LIMITS: RateLimiterOptions['rules'] = {
   consentRecords: GENEROUS,
   funnelEvents: GENEROUS,
   adminLoginIp: GENEROUS,
-  adminLoginEmail: GENEROUS,
+  adminLoginAccountIp: GENEROUS,
+  adminLoginFailures: GENEROUS,
 };
 
 /**

@@ -8,22 +8,29 @@ import { useT } from '../lib/use-root.ts';
 import { useWebView } from '../lib/use-web-view.ts';
 import { OnboardingFlow } from './onboarding-flow.tsx';
 
-/** What the landing action answered for the waiting-list form: the field's message ids and the value sent. */
+/**
+ * What the landing action answered for the waiting-list form: the field's message ids and the
+ * value sent; `sent` once the lobby link went to that address; `notice` when the API refused.
+ */
 export interface WaitlistResult {
   errors: string[];
   value: string;
+  sent?: boolean;
+  notice?: { id: string; values?: Record<string, string | number> } | null;
 }
 
 const WAITLIST_FIELD = 'waitlist-email';
 
 /**
- * The join-wait-list block's way in: the visitor's address, then the lobby (its consent text
- * names that address, spec §2). A plain form, checked by the landing action, so it needs no
- * script on the landing page's first load.
+ * The join-wait-list block's way in: the visitor's address, to which the lobby link is emailed
+ * (its consent text names that address, spec §2; only the address's owner can join, ADR 029).
+ * A plain form, checked by the landing action, so it needs no script on the landing page's
+ * first load.
  */
 function WaitlistForm({ result }: { result: WaitlistResult | undefined }) {
   const t = useT();
   const error = result?.errors[0];
+  if (result?.sent) return <p role="status" className="mt-8 leading-relaxed">{t('waitlistBlock.sent', { email: result.value })}</p>;
   return (
     <Form method="post" noValidate preventScrollReset className="mt-8 space-y-4">
       <input type="hidden" name="intent" value="waitlist" />
@@ -44,6 +51,7 @@ function WaitlistForm({ result }: { result: WaitlistResult | undefined }) {
           {error ? <p>{t(error)}</p> : null}
         </div>
       </div>
+      {result?.notice && <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(result.notice.id, result.notice.values)}</p>}
       <button type="submit" className="btn-outline">{t('lobby.join')}</button>
     </Form>
   );

@@ -176,6 +176,16 @@ export const joinWaitlist = operation<
 }`,
 );
 
+export const requestLobbyLink = operation<
+  { requestLobbyLink: { sent: boolean; fieldErrors: { field: string; code: string }[] } },
+  { email: string; language: string }
+>(
+  'requestLobbyLink',
+  /* GraphQL */ `mutation requestLobbyLink($email: String!, $language: String) {
+  requestLobbyLink(email: $email, language: $language) { sent fieldErrors { field code } }
+}`,
+);
+
 export const applyForMembership = operation<
   { applyForMembership: { accepted: boolean; fieldErrors: { field: string; code: string }[] } },
   { email: string; language: string; country: string | null }

@@ -255,7 +255,8 @@ export async function handleRegistration(
     ...(input.gender ? { registrationGender: input.gender } : {}),
     ...(input.firstName ? { registrationFirstName: input.firstName } : {}),
     ...(input.lastName ? { registrationLastName: input.lastName } : {}),
-    ...(payload.registrationId ? { registrationId: payload.registrationId } : {}),
+    // Only this visitor's own new registration carries an id (never an address that was already known).
+    registrationId: payload.registrationId ?? undefined,
     registrationNewsLetter: input.newsletter,
     registrationTermsAndConditions: true,
     registrationFlow: input.flow === 'LEAN' ? 'leanStep2' : 'default',

@@ -6,8 +6,10 @@ import { DENIED_INVITATION_KEY, type TrackedEvent } from '../lib/analytics.ts';
 import { freshDenial } from '../lib/arrival.server.ts';
 import { localeContext } from '../lib/context.ts';
 import { localizedPath } from '../lib/i18n.ts';
-import { lobbyPathFor } from '../lib/lobby.server.ts';
+import { callApi } from '../lib/api.server.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { requestLobbyLink } from '../lib/operations.ts';
+import { apiFailureMessage } from '../lib/registration-code.server.ts';
 import { readFlow } from '../lib/session.server.ts';
 import { useTrackOnce } from '../lib/use-track.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
@@ -26,12 +28,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(body, { headers: { 'Set-Cookie': await save(rest) } });
 }
 
-/** Hands the visitor to the lobby with a short-lived token for the email they typed. */
+/**
+ * Emails the lobby link to the address this visit typed: the address merely passed through
+ * the flow cookie (any form can put one there), so the lobby — and the waiting list — is
+ * opened only by whoever reads that inbox (ADR 029).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const { flow } = await readFlow(request, context);
-  const { prefix } = context.get(localeContext);
+  const { locale, prefix } = context.get(localeContext);
   if (!flow.registrationEmail) throw redirect(localizedPath(prefix, '/membership-interest/apply'));
-  throw redirect(await lobbyPathFor(flow.registrationEmail, context));
+  const result = await callApi(requestLobbyLink, { email: flow.registrationEmail, language: locale }, { request, context });
+  if (!result.ok) return { sentTo: null, notice: apiFailureMessage(result.error) };
+  if (!result.data.requestLobbyLink.sent) return { sentTo: null, notice: { id: 'error.generic' } };
+  return { sentTo: flow.registrationEmail, notice: null };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.deny.title', noIndex: true });
@@ -51,7 +60,7 @@ const EVENTS: Record<string, TrackedEvent['event']> = {
 };
 
 /** Access denied: which invitation problem, and what the visitor can do instead. */
-export default function Deny({ loaderData }: Route.ComponentProps) {
+export default function Deny({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const path = useLocalPath();
   const [params] = useSearchParams();
@@ -78,10 +87,15 @@ export default function Deny({ loaderData }: Route.ComponentProps) {
       actions={[{ label: t('deny.applyCta'), to: path('/membership-interest/apply') }]}
     >
       <p className="mt-6 text-paper/80">{t('deny.alternatives')}</p>
-      {loaderData.canJoinWaitlist && (
-        <Form method="post" className="mt-6">
-          <button type="submit" className="link text-paper">{t('deny.waitlistCta')}</button>
-        </Form>
+      {actionData?.sentTo ? (
+        <p role="status" className="mt-6">{t('deny.waitlistSent', { email: actionData.sentTo })}</p>
+      ) : (
+        loaderData.canJoinWaitlist && (
+          <Form method="post" className="mt-6">
+            {actionData?.notice && <p role="alert" className="mb-4 border-l-2 border-alert pl-4">{t(actionData.notice.id, actionData.notice.values)}</p>}
+            <button type="submit" className="link text-paper">{t('deny.waitlistCta')}</button>
+          </Form>
+        )
       )}
     </MessageScreen>
   );

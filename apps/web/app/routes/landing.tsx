@@ -9,14 +9,15 @@ import { CodeForm } from '../components/code-form.tsx';
 import { LandingSections } from '../components/landing-sections.tsx';
 import { Modal } from '../components/modal.tsx';
 import { SignupOptions } from '../components/signup-options.tsx';
+import { callApi } from '../lib/api.server.ts';
 import { localeContext } from '../lib/context.ts';
 import { serverCountry } from '../lib/country.server.ts';
 import { localizedPath, readablePath } from '../lib/i18n.ts';
 import { landingOptions, sourcePathFrom, variantTexts, voucherFor, type LandingLayout, type LandingPageOptions } from '../lib/landing-variants.ts';
-import { lobbyPathFor } from '../lib/lobby.server.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { oidcSettings, SOCIAL_START_PATH } from '../lib/oidc.server.ts';
-import { checkCode, verdictMessage, type CodeVerdict } from '../lib/registration-code.server.ts';
+import { requestLobbyLink } from '../lib/operations.ts';
+import { apiFailureMessage, checkCode, verdictMessage, type CodeVerdict } from '../lib/registration-code.server.ts';
 import { deny, handleProductShare, handleRegistration, invitationQuery, referrerOf, refusal, REGISTRATION_INTENTS } from '../lib/registration.server.ts';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
@@ -148,7 +149,12 @@ export async function action(args: Route.ActionArgs) {
     if (submission.status !== 'success') {
       return { code: null, registration: null, productShare: null, waitlist: { errors: submission.error?.email ?? [], value: String(formData.get('email') ?? '').slice(0, 300) } };
     }
-    throw redirect(await lobbyPathFor(submission.value.email, context), 303);
+    // The lobby link goes to the address by email: only its owner can join (ADR 029).
+    const value = submission.value.email;
+    const sent = await callApi(requestLobbyLink, { email: value, language: context.get(localeContext).locale }, { request, context });
+    if (!sent.ok) return { code: null, registration: null, productShare: null, waitlist: { errors: [], value, notice: apiFailureMessage(sent.error) } };
+    const errors = sent.data.requestLobbyLink.fieldErrors.map((e) => e.code);
+    return { code: null, registration: null, productShare: null, waitlist: { errors, value, sent: errors.length === 0 } };
   }
   if ((REGISTRATION_INTENTS as readonly string[]).includes(String(formData.get('intent')))) {
     return { code: null, productShare: null, registration: await handleRegistration(args, formData, { popup: true, slug }) };

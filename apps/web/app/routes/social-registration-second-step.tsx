@@ -168,7 +168,8 @@ export async function action(args: Route.ActionArgs) {
       registrationTermsAndConditions: true,
       termsPkString: option.termsPkString,
       dataPolicyPkString: option.dataPolicyPkString,
-      ...(payload.registrationId ? { registrationId: payload.registrationId } : {}),
+      // Only this visitor's own new registration carries an id (never an address that was already known).
+      registrationId: payload.registrationId ?? undefined,
       registrationFlow: 'socialRegistration',
       registrationOutcome: payload.outcome,
     }),

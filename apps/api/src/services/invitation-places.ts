@@ -1,0 +1,48 @@
+/**
+ * The places of an invitation (ADR 029). A code's `balance` counts the invitations left;
+ * activating a member spends one. Of those, a pending registration holds one place while
+ * it can still be activated: unless its current activation link (the newest, neither used
+ * nor superseded) has expired. An expired link gives the place back at once — nothing is
+ * written, the rule is read at every check, under the code's row lock when a place is
+ * taken — so throw-away registrations never block a code for ever. A pending member
+ * without any current link (imported or demo rows) keeps holding their place.
+ */
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** The pending member `m` has a current activation link that has expired: they hold no place. */
+export function placeReleased(eb: ExpressionBuilder<Database & { m: Database['members'] }, 'm'>, now: Date) {
+  return eb.exists(
+    eb
+      .selectFrom('activations as a')
+      .select('a.id')
+      .whereRef('a.member_id', '=', 'm.id')
+      .where('a.used_at', 'is', null)
+      .where('a.superseded_at', 'is', null)
+      .where('a.expires_at', '<=', now.toISOString()),
+  );
+}
+
+/** The places pending registrations hold on the code `registrationCodeId` at `now`. */
+export async function heldPlaces(db: Kysely<Database>, registrationCodeId: string, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('members as m')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('m.registration_code_id', '=', registrationCodeId)
+    .where('m.status', '=', 'pending')
+    .where((eb) => eb.not(placeReleased(eb, now)))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Whether the pending member `memberId` still holds their place at `now`. */
+export async function holdsPlace(db: Kysely<Database>, memberId: string, now: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('members as m')
+    .select('m.id')
+    .where('m.id', '=', memberId)
+    .where('m.status', '=', 'pending')
+    .where((eb) => eb.not(placeReleased(eb, now)))
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,83 @@
+/**
+ * Mutation.requestLobbyLink (ADR 029): the way onto the waiting list from the site itself
+ * (the landing page's waiting-list block, the deny page). The site never hands a lobby link
+ * to whoever typed an address: the link — a signed lobby token naming the address (ADR 009)
+ * — goes to that address by email, so only its owner can open the lobby and join. The answer
+ * is the same whether the address is new, already on the list or a member's, and at most
+ * LOBBY_LINKS_PER_HOUR emails an hour go to one address (beyond, silently none); only a
+ * malformed address is refused (validation.email / validation.emailTooLong).
+ */
+import { isLocale } from '@velvet/i18n/locales';
+import { signLobbyToken } from '@velvet/tokens/signed-token';
+import { email as emailField } from '@velvet/validation/registration';
+import type { Db } from '../db/connect.ts';
+import type { Logger } from '../logger.ts';
+import type { OutboxSignal } from '../mail/outbox-signal.ts';
+import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
+import { languageOrDefault } from './join-waitlist.ts';
+import type { FieldError } from './register-member.ts';
+
+/** How long an emailed lobby link works. */
+export const LOBBY_LINK_EMAIL_DAYS = 7;
+/** Lobby emails one address can receive per hour. */
+export const LOBBY_LINKS_PER_HOUR = 3;
+
+export interface RequestLobbyLinkResult {
+  sent: boolean;
+  fieldErrors: FieldError[];
+}
+
+export interface RequestLobbyLinkDeps {
+  db: Db;
+  secret: string;
+  outboxSignal?: OutboxSignal;
+  logger?: Logger;
+  now?: Date;
+}
+
+/** The lobby page for `token`, under the language prefix except for English. */
+export function lobbyUrl(publicUrl: string, locale: string, token: string): string {
+  const lang = isLocale(locale) ? locale : 'en';
+  const url = new URL(`${publicUrl.replace(/\/$/, '')}${lang === 'en' ? '' : `/${lang}`}/lobby`);
+  url.searchParams.set('token', token);
+  return url.toString();
+}
+
+export async function requestLobbyLink(
+  deps: RequestLobbyLinkDeps,
+  input: { email: string; language?: string | null },
+): Promise<RequestLobbyLinkResult> {
+  const parsed = emailField.safeParse(input.email);
+  if (!parsed.success) return { sent: false, fieldErrors: [{ field: 'email', code: parsed.error.issues[0]?.message ?? 'validation.email' }] };
+  const email = parsed.data;
+  const now = deps.now ?? new Date();
+  const locale = languageOrDefault(input.language);
+  const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
+  const recent = await deps.db
+    .selectFrom('email_outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('template', '=', 'lobby')
+    .where('recipient', '=', email)
+    .where('created_at', '>', hourAgo)
+    .executeTakeFirstOrThrow();
+  if (Number(recent.n) >= LOBBY_LINKS_PER_HOUR) {
+    deps.logger?.info({}, 'waitlist: lobby link limit reached, no email');
+    return { sent: true, fieldErrors: [] };
+  }
+  const ttlSeconds = LOBBY_LINK_EMAIL_DAYS * 86_400;
+  const token = await signLobbyToken({ email }, deps.secret, ttlSeconds, now);
+  const outboxId = await enqueueEmail(
+    deps.db,
+    {
+      template: 'lobby',
+      recipient: email,
+      locale,
+      // The token is a bearer credential: sealed like an activation id.
+      payload: { sealedToken: sealForOutbox(token, deps.secret), expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString() },
+    },
+    now,
+  );
+  deps.outboxSignal?.notify();
+  deps.logger?.info({ outboxId }, 'waitlist: lobby link sent');
+  return { sent: true, fieldErrors: [] };
+}
