@@ -84,7 +84,7 @@ describe('the features stream never delays a page', () => {
         expect(rendered.html).toContain(FILE_PAYLOAD.dateUpdated);
       }
       const elapsed = performance.now() - started;
-      console.info(`5 renders with the features stream ${apiUrl === dead ? 'refused' : 'hanging'}: ${Math.round(elapsed)} ms`);
+      console.warn(`5 renders with the features stream ${apiUrl === dead ? 'refused' : 'hanging'}: ${Math.round(elapsed)} ms`);
       // A page that waited for the stream took 1 s at least each (the old relay's wait): 5 s for five.
       expect(elapsed).toBeLessThan(5_000);
       expect(relay.live).toBe(false);
@@ -146,7 +146,7 @@ describe('with TRUST_PROXY, X-Forwarded-For cannot escape the per-address limits
     const answers: string[] = [];
     for (let i = 1; i <= 20; i++) answers.push((await page(site.url, `/?rc=${code}`, { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` })).text);
     const refused = answers.filter((html) => html.includes(limited)).length;
-    console.info(`20 code checks with a changing left-most X-Forwarded-For: ${20 - refused} went through, ${refused} limited`);
+    console.warn(`20 code checks with a changing left-most X-Forwarded-For: ${20 - refused} went through, ${refused} limited`);
     expect(refused).toBeGreaterThan(0);
     // Another visitor behind the same proxy is not held back by the first one's attempts.
     expect((await page(site.url, `/?rc=${code}`, { 'x-forwarded-for': '203.0.113.8' })).text).not.toContain(limited);

@@ -103,7 +103,7 @@ describe('request bodies are bounded whatever the framing', () => {
       clearInterval(sampler);
     }
     const growthMb = (peak - before) / 1024 / 1024;
-    console.info(`four parallel 30 MB chunked posts: RSS ${Math.round(before / 1048576)} MB before, peak ${Math.round(peak / 1048576)} MB (+${growthMb.toFixed(1)} MB)`);
+    console.warn(`four parallel 30 MB chunked posts: RSS ${Math.round(before / 1048576)} MB before, peak ${Math.round(peak / 1048576)} MB (+${growthMb.toFixed(1)} MB)`);
     expect(growthMb).toBeLessThan(50);
   });
 

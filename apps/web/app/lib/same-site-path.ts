@@ -8,9 +8,11 @@
 /** Characters a browser removes from an address before reading it. */
 const DROPPED = /[\t\n\r]/g;
 
-/** A target that a browser would read as another host (`//host`, `/\host`, `\\host`…), or as an absolute URL. */
+/** A target that a browser would read as another host on the same scheme (`//host`, `/\host`, `\\host`…). */
 export function leavesTheSite(location: string): boolean {
-  const read = location.replace(DROPPED, '').replace(/^[\x00-\x20]+/, '');
+  let read = location.replace(DROPPED, '');
+  // Browsers also strip leading C0 controls and spaces.
+  while (read.length > 0 && read.charCodeAt(0) <= 0x20) read = read.slice(1);
   return /^[\\/]{2}/.test(read);
 }
 
