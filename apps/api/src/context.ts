@@ -23,7 +23,7 @@ export interface ApiContext {
   adminSession(): Promise<AdminSessionInfo | null>;
   /** The active customer the request's `Authorization: Bearer` member token identifies (ADR 022), checked once per request; null when none. */
   member(): Promise<MemberIdentity | null>;
-  /** Client IP address (socket, or X-Forwarded-For when TRUST_PROXY=true); 'unknown' when none. */
+  /** Client IP address (socket, or the right-most untrusted X-Forwarded-For entry with TRUST_PROXY, ADR 028); 'unknown' when none. */
   requestIp: string;
   correlationId: string;
   sessionId: string | null;

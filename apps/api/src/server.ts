@@ -118,18 +118,25 @@ function describeRequest(headers: Headers, logger: Logger): RequestMeta {
   };
 }
 
-/** The client address: the socket's, or with TRUST_PROXY the one our (single) proxy appended last. */
-export function clientIp(serverContext: ServerContext, headers: Headers, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = headers
-      .get('x-forwarded-for')
-      ?.split(',')
-      .map((part) => part.trim())
-      .filter(Boolean)
-      .at(-1);
-    if (forwarded && isIP(forwarded)) return normalizeIp(forwarded);
-  }
+/**
+ * The client address (ADR 003, 028): the right-most address no trusted proxy wrote. The socket's
+ * peer is hop 0; with `trustProxy` hops in front (`true` = 1), X-Forwarded-For is read from the
+ * right, skipping the entries the trusted proxies appended after the first. Anything the client
+ * put on the left of the header is never the answer while the proxies append. An entry that is
+ * not an address (a misconfigured proxy) falls back to the socket's.
+ */
+export function clientIp(serverContext: ServerContext, headers: Headers, trustProxy: number | boolean): string {
+  const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : trustProxy;
   const socketAddress = serverContext.req?.socket?.remoteAddress;
+  if (hops > 0) {
+    const forwarded = (headers.get('x-forwarded-for') ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+    // Hop n's address is the n-th entry from the right; fewer entries than hops: the left-most there is.
+    const entry = forwarded.at(-Math.min(hops, forwarded.length));
+    if (entry && isIP(entry)) return normalizeIp(entry);
+  }
   return socketAddress ? normalizeIp(socketAddress) : 'unknown';
 }
 

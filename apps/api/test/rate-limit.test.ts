@@ -106,6 +106,17 @@ describe('client IP', () => {
     expect(clientIp(socket, headers, true)).toBe('203.0.113.9');
     expect(clientIp(socket, new Headers({ 'x-forwarded-for': 'not-an-ip' }), true)).toBe('10.0.0.2');
   });
+
+  it('reads X-Forwarded-For from the right, one entry per trusted hop: what the client wrote on the left never counts', () => {
+    const spoofed = (left: string) => new Headers({ 'x-forwarded-for': `${left}, 203.0.113.9` });
+    expect(clientIp(socket, spoofed('198.51.100.1'), 1)).toBe('203.0.113.9');
+    expect(clientIp(socket, spoofed('198.51.100.77'), 1)).toBe('203.0.113.9');
+    // Two proxies: the outer one appended the client, the inner one the outer one's address.
+    const twoHops = new Headers({ 'x-forwarded-for': '198.51.100.1, 203.0.113.9, 10.0.0.1' });
+    expect(clientIp(socket, twoHops, 2)).toBe('203.0.113.9');
+    expect(clientIp(socket, new Headers({ 'x-forwarded-for': '203.0.113.9' }), 2)).toBe('203.0.113.9');
+    expect(clientIp(socket, twoHops, 0)).toBe('10.0.0.2');
+  });
 });
 
 describe('rate limiter store failure', () => {

@@ -29,6 +29,7 @@ import { experimentsData } from './lib/experiments.server.ts';
 import { lowercasePrefix, resolveLocale } from './lib/i18n.ts';
 import { getIntl } from './lib/intl.ts';
 import { pageMeta } from './lib/meta.ts';
+import { sameSitePath } from './lib/same-site-path.ts';
 import { clientMessages } from './lib/messages.server.ts';
 import { useNonce } from './lib/nonce.ts';
 import { SESSION_META } from './lib/page-load.ts';
@@ -42,11 +43,12 @@ import { ErrorScreen } from './components/error-screen.tsx';
 /** Every request: unpack acqParams, then settle the language for everything below. */
 const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const url = new URL(request.url);
+  // Redirects built from the request's path stay on the site (ADR 028): `//evil.example/?acqParams=…` goes to `/evil.example/`.
   const expanded = expandAcqParams(url);
-  if (expanded) throw redirect(expanded);
+  if (expanded) throw redirect(sameSitePath(expanded));
   // Paths match case-insensitively, prefixes too: /DE/about-us is the German page, at its own address.
   const lowered = lowercasePrefix(url.pathname);
-  if (lowered) throw redirect(`${lowered}${url.search}`, 301);
+  if (lowered) throw redirect(sameSitePath(`${lowered}${url.search}`), 301);
   context.set(
     localeContext,
     resolveLocale({

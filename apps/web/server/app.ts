@@ -5,19 +5,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { createRequestHandler } from '@react-router/express';
 import type { Env } from '@velvet/config/env';
 import compression from 'compression';
 import express, { type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { RouterContextProvider, ServerBuild } from 'react-router';
 import type { RequestInfo } from '../app/lib/context.ts';
+import { sameSitePath } from '../app/lib/same-site-path.ts';
 import { cmpStatic, entranceRouter } from './entrance.ts';
 import { lastResortErrorPage, malformedPaths } from './error-pages.ts';
-import { ERROR_REPORTS_PATH, createWebErrorReporting, errorReportTunnel } from './error-reports.ts';
+import { ERROR_REPORTS_PATH, MAX_PAYLOAD_BYTES, createWebErrorReporting, errorReportTunnel } from './error-reports.ts';
 import type { WebErrorReporting } from './error-reports.ts';
 import { createFeatureRelay } from './features.ts';
 import type { FeatureRelay } from './features.ts';
+import { ENTRANCE_BODY_BYTES } from './entrance.ts';
+import { pageHandler } from './pages.ts';
+import { sameSiteRedirects } from './redirects.ts';
+import { readBodies } from './request-body.ts';
 import { csrfGuard, nonceMiddleware, securityHeaders } from './security.ts';
 import { TEST_NOW_HEADER, calendarClock } from './test-clock.ts';
 
@@ -42,7 +46,8 @@ interface LoadContextEntry {
   createLoadContext(info: RequestInfo): RouterContextProvider;
 }
 
-const MAX_BODY_BYTES = 100 * 1024;
+/** The largest body a page's form may send; the consent and funnel doors and the error-report tunnel have their own. */
+export const MAX_BODY_BYTES = 100 * 1024;
 
 export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ...options }: WebAppOptions) {
   const app = express();
@@ -50,7 +55,9 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
   const errors = options.errorReporting ?? createWebErrorReporting({ url: env.ERROR_REPORTING_URL, environment: env.ACQ_ENVIRONMENT, logger });
   const development = env.NODE_ENV === 'development' && !clientDir;
   app.disable('x-powered-by');
-  if (env.TRUST_PROXY) app.set('trust proxy', true);
+  // The number of proxy hops in front (ADR 028): the visitor is the right-most X-Forwarded-For entry they did not write.
+  if (env.TRUST_PROXY > 0) app.set('trust proxy', env.TRUST_PROXY);
+  app.use(sameSiteRedirects);
   app.use(malformedPaths);
   if (env.TEST_CLOCK) logger.warn(`TEST_CLOCK is on: requests may set the calendar's date with ${TEST_NOW_HEADER} (tests only, ADR 021)`);
 
@@ -105,25 +112,21 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
 
   /** The client's last-resort hard redirect targets /acquisition/…: serve it from the root. */
   app.use('/acquisition', (req, res) => {
-    res.redirect(301, req.url === '/' ? '/' : req.url);
+    res.redirect(301, sameSitePath(req.url));
   });
 
   app.use(csrfGuard([new URL(env.PUBLIC_URL).origin]));
-  /** Browser error reports (ADR 013): up to 512 KiB, so before the general body limit. */
+  /** Every body is read here, counted as it streams, within its route's limit (ADR 028); handlers read `bodyOf(req)`. */
+  app.use(
+    readBodies((req) => (req.path === ERROR_REPORTS_PATH ? MAX_PAYLOAD_BYTES : req.path.startsWith('/entrance/') ? ENTRANCE_BODY_BYTES : MAX_BODY_BYTES)),
+  );
+  /** Browser error reports (ADR 013). */
   if (errors.send) app.use(errorReportTunnel(errors, logger));
-  app.use((req, res, next) => {
-    const length = Number(req.get('content-length') ?? 0);
-    if (length > MAX_BODY_BYTES) {
-      res.status(413).type('text/plain').send('Request body too large');
-      return;
-    }
-    next();
-  });
   app.use('/entrance', entranceRouter({ env, logger }));
 
   app.all(
     '/{*path}',
-    createRequestHandler({
+    pageHandler({
       build,
       mode: env.NODE_ENV === 'production' ? 'production' : 'development',
       getLoadContext: async (req: Request, res: Response) => {
@@ -143,7 +146,7 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
           appSecret: env.APP_SECRET,
           appSchemePrefix: env.APP_SCHEME_PREFIX,
           consent: { enabled: env.CMP_ENABLED, settingsId: env.CMP_SETTINGS_ID, appVersion: env.APP_VERSION, gtmScriptUrl: env.GTM_SCRIPT_URL },
-          features: { clientKey: features.clientKey, payload: (waitMs) => features.settled(waitMs) },
+          features: { clientKey: features.clientKey, payload: () => Promise.resolve(features.current()) },
           errors: { browserEndpoint: errors.send ? ERROR_REPORTS_PATH : null, report: errors.report, apiFailure: errors.apiFailure },
         });
       },

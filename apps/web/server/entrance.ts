@@ -17,6 +17,10 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { CONSENT_REVISION } from '../app/lib/consent-shared.ts';
 import { isSessionId } from '../app/lib/page-load.ts';
+import { bodyOf, readBodies } from './request-body.ts';
+
+/** The largest consent choice or funnel batch the doors read. */
+export const ENTRANCE_BODY_BYTES = 16 * 1024;
 
 /** Where the consent script's build lands (vite.cmp.config.ts). */
 export function cmpBuildDir(webRoot: string): string {
@@ -75,8 +79,19 @@ export function pageOf(req: Request, publicOrigin: string): string | undefined {
 
 export function entranceRouter({ env, logger }: { env: Env; logger: Logger }): Router {
   const router = express.Router();
-  // Beacons arrive as text/plain or application/json; both are JSON here.
-  const json = express.json({ limit: '16kb', type: ['application/json', 'text/plain'] });
+  // Beacons arrive as text/plain or application/json; both are JSON here. The body was read
+  // within ENTRANCE_BODY_BYTES by the server's body reader (ADR 028).
+  const parseJson: express.RequestHandler = (req, _res, next) => {
+    let parsed: unknown;
+    try {
+      parsed = req.is(['application/json', 'text/plain']) ? JSON.parse(bodyOf(req)?.toString('utf8') ?? '') : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    req.body = parsed;
+    next();
+  };
+  const json = [readBodies(() => ENTRANCE_BODY_BYTES), parseJson];
 
   const forward = async (req: Request, res: Response, operationName: string, query: string, variables: unknown) => {
     const headers: Record<string, string> = {
@@ -111,7 +126,7 @@ export function entranceRouter({ env, logger }: { env: Env; logger: Logger }): R
     }
   };
 
-  router.post('/cmp/consent', json, (req, res) => {
+  router.post('/cmp/consent', ...json, (req: Request, res: Response) => {
     const parsed = consentBody.safeParse(req.body);
     res.status(parsed.success ? 204 : 400).end();
     if (!parsed.success) return;
@@ -120,7 +135,7 @@ export function entranceRouter({ env, logger }: { env: Env; logger: Logger }): R
     void forward(req, res, 'recordConsent', RECORD_CONSENT, { input: { ...input, ...(served ? { country: served } : {}) } });
   });
 
-  router.post('/funnel', json, (req, res) => {
+  router.post('/funnel', ...json, (req: Request, res: Response) => {
     const parsed = funnelBody.safeParse(req.body);
     res.status(parsed.success ? 204 : 400).end();
     if (!parsed.success) return;

@@ -6,6 +6,7 @@
 import { catalogs } from '@velvet/i18n/catalogs';
 import type express from 'express';
 import { localizedPath, resolveLocale } from '../app/lib/i18n.ts';
+import { sameSitePath } from '../app/lib/same-site-path.ts';
 
 /** True when every percent-escape of `pathname` decodes (well-formed and UTF-8). */
 function decodable(pathname: string): boolean {
@@ -30,12 +31,48 @@ export const malformedPaths: express.RequestHandler = (req, res, next) => {
     next();
     return;
   }
-  const wellFormed = pathname.replaceAll('%', '%25') + (queryAt === -1 ? '' : req.url.slice(queryAt));
+  const wellFormed = sameSitePath(pathname.replaceAll('%', '%25') + (queryAt === -1 ? '' : req.url.slice(queryAt)));
   res.redirect(req.method === 'GET' || req.method === 'HEAD' ? 301 : 308, wellFormed);
 };
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function visitorLocale(req: express.Request) {
+  return resolveLocale({
+    pathname: req.path,
+    cookieHeader: req.get('cookie'),
+    langParam: typeof req.query.lang === 'string' ? req.query.lang : null,
+    acceptLanguage: req.get('accept-language'),
+  });
+}
+
+/** A short page in the visitor's language: the status, a heading, a sentence and the way back to the start. */
+function sendPlainPage(req: express.Request, res: express.Response, status: number, titleId: string, messageId: string) {
+  const { locale, prefix } = visitorLocale(req);
+  const m = catalogs[locale];
+  const say = (id: string) => escapeHtml(m[id] ?? catalogs.en[id] ?? id);
+  res
+    .status(status)
+    .type('html')
+    .setHeader('Cache-Control', 'no-store')
+    .send(
+      `<!DOCTYPE html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+        `<title>${say(titleId)} — ${say('brand.name')}</title></head><body><main>` +
+        `<p>${status}</p><h1>${say(titleId)}</h1><p>${say(messageId)}</p>` +
+        `<p><a href="${localizedPath(prefix, '/')}">${say('nav.backToStart')}</a></p></main></body></html>`,
+    );
+}
+
+/** What the web server answers a request body it will not read (ADR 028), in the visitor's language. */
+export const refusedBody = {
+  /** 413: over the limit, whatever the framing. */
+  tooLarge: (req: express.Request, res: express.Response) => sendPlainPage(req, res, 413, 'error.bodyTooLarge.title', 'error.bodyTooLarge.message'),
+  /** 415: a page's form sent as anything but a form (JSON, text…). */
+  notAForm: (req: express.Request, res: express.Response) => sendPlainPage(req, res, 415, 'error.notAForm.title', 'error.notAForm.message'),
+  /** 400: a form body that does not parse. */
+  malformed: (req: express.Request, res: express.Response) => sendPlainPage(req, res, 400, 'error.malformedForm.title', 'error.malformedForm.message'),
+};
 
 /** The last resort after the pages: the generic message (spec §8) in the visitor's language. */
 export const lastResortErrorPage: express.ErrorRequestHandler = (error, req, res, next) => {
@@ -43,22 +80,5 @@ export const lastResortErrorPage: express.ErrorRequestHandler = (error, req, res
     next(error);
     return;
   }
-  const { locale, prefix } = resolveLocale({
-    pathname: req.path,
-    cookieHeader: req.get('cookie'),
-    langParam: typeof req.query.lang === 'string' ? req.query.lang : null,
-    acceptLanguage: req.get('accept-language'),
-  });
-  const m = catalogs[locale];
-  const say = (id: string) => escapeHtml(m[id] ?? catalogs.en[id] ?? id);
-  res
-    .status(500)
-    .type('html')
-    .setHeader('Cache-Control', 'no-store')
-    .send(
-      `<!DOCTYPE html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-        `<title>${say('error.internal')} — ${say('brand.name')}</title></head><body><main>` +
-        `<p>500</p><h1>${say('error.internal')}</h1><p>${say('error.generic')}</p>` +
-        `<p><a href="${localizedPath(prefix, '/')}">${say('nav.backToStart')}</a></p></main></body></html>`,
-    );
+  sendPlainPage(req, res, 500, 'error.internal', 'error.generic');
 };

@@ -6,6 +6,9 @@
  * (a page cannot be trusted to have done it) and tags it as coming from a browser.
  */
 import { ITEMS_PER_MINUTE, MAX_CONTEXT_LENGTH, MAX_PAYLOAD_BYTES } from '@velvet/error-reporting/limits';
+import { bodyOf, readBodies } from './request-body.ts';
+
+export { MAX_PAYLOAD_BYTES };
 import { httpTransport } from '@velvet/error-reporting/node-transport';
 import { byteLength, createReporter, fitReport } from '@velvet/error-reporting/reporter';
 import type { ErrorReport, Reporter } from '@velvet/error-reporting/reporter';
@@ -75,7 +78,7 @@ export function errorReportTunnel(reporting: WebErrorReporting, logger: Logger):
   const allow = perClientLimit(ITEMS_PER_MINUTE);
   router.post(
     ERROR_REPORTS_PATH,
-    express.text({ type: ['application/json', 'text/plain'], limit: MAX_PAYLOAD_BYTES }),
+    readBodies(() => MAX_PAYLOAD_BYTES),
     (req, res) => {
       const send = reporting.send;
       if (!send) {
@@ -88,7 +91,8 @@ export function errorReportTunnel(reporting: WebErrorReporting, logger: Logger):
       }
       let parsed: unknown;
       try {
-        parsed = JSON.parse(typeof req.body === 'string' ? req.body : '');
+        // The body was read within MAX_PAYLOAD_BYTES by the server's body reader (ADR 028).
+        parsed = req.is(['application/json', 'text/plain']) ? JSON.parse(bodyOf(req)?.toString('utf8') ?? '') : null;
       } catch {
         parsed = null;
       }
@@ -110,10 +114,5 @@ export function errorReportTunnel(reporting: WebErrorReporting, logger: Logger):
       res.status(204).end();
     },
   );
-  // express.text's own refusal of a larger body.
-  router.use(ERROR_REPORTS_PATH, ((error, _req, res, next) => {
-    if ((error as { type?: string }).type === 'entity.too.large') res.status(413).end();
-    else next(error);
-  }) as express.ErrorRequestHandler);
   return router;
 }

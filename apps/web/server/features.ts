@@ -23,14 +23,22 @@ import express from 'express';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 
+const CONNECT_TIMEOUT_MS = 10_000;
+const IDLE_TIMEOUT_MS = 2.5 * IDLE_STREAM_INTERVAL_MS;
+
 export interface FeatureRelay {
   readonly clientKey: string;
-  /** The payload in force: the API's latest, else the versioned file. */
+  /**
+   * The payload in force, at once: the API's latest, else the versioned file. Pages render
+   * with it and never wait for the API (ADR 028): the stream is retried in the background.
+   */
   current(): FeaturePayload;
-  /** The payload once the API answered, or the current one after `timeoutMs` (first requests after start). */
+  /** The payload once the API answered, or the current one after `timeoutMs` (tests and tools; pages use `current`). */
   settled(timeoutMs?: number): Promise<FeaturePayload>;
   /** Whether the API has answered since start. */
   readonly live: boolean;
+  /** Whether the stream from the API is open now. */
+  readonly connected: boolean;
   /** Pages with an open stream. */
   readonly clients: number;
   router(): express.Router;
@@ -42,6 +50,10 @@ export interface FeatureRelayOptions {
   clientKey: string;
   logger: Logger;
   keepAliveMs?: number;
+  /** How long the API may take to answer the stream's request (default 10 s). */
+  connectTimeoutMs?: number;
+  /** How long the stream may stay silent, keep-alives included, before it is reopened (default 2.5 keep-alive intervals). */
+  idleTimeoutMs?: number;
   /** Reconnection delays (tests shorten them). */
   reconnect?: { baseMs?: number; firstDelayMs?: number };
   fetchImpl?: typeof fetch;
@@ -54,13 +66,14 @@ export function reconnectDelay(errors: number, baseMs = RECONNECT_BASE_MS, first
 }
 
 /** Server-sent events from a byte stream: `event:` and `data:` lines, blocks ended by a blank line. */
-export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event: string; data: string }> {
+export async function* readEvents(body: ReadableStream<Uint8Array>, onBytes?: () => void): AsyncGenerator<{ event: string; data: string }> {
   const reader = body.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
   let buffer = '';
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
+      onBytes?.();
       buffer += value.replaceAll('\r\n', '\n');
       let end;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -83,10 +96,13 @@ export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenera
 export function createFeatureRelay(options: FeatureRelayOptions): FeatureRelay {
   const { apiUrl, clientKey, logger } = options;
   const keepAliveMs = options.keepAliveMs ?? IDLE_STREAM_INTERVAL_MS;
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
   const doFetch = options.fetchImpl ?? fetch;
   const { file, modifiedAt } = loadFeatureFile();
   let payload = filePayload(file, modifiedAt);
   let live = false;
+  let connected = false;
   let closed = false;
   let errors = 0;
   let upstream: AbortController | undefined;
@@ -120,27 +136,54 @@ export function createFeatureRelay(options: FeatureRelayOptions): FeatureRelay {
     if (changed) broadcast(parsed);
   };
 
+  /** Aborts the stream when the API stops talking: no headers in time, or no bytes (not even a keep-alive) for too long. */
+  const watchdog = (controller: AbortController, ms: number) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (reason: string) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(new Error(reason)), ms);
+      timer.unref();
+    };
+    return { arm, stop: () => clearTimeout(timer) };
+  };
+
   const connect = async () => {
     if (closed) return;
-    upstream = new AbortController();
+    const controller = new AbortController();
+    upstream = controller;
+    const timeout = watchdog(controller, connectTimeoutMs);
+    timeout.arm('no answer from the API');
     try {
       const response = await doFetch(`${apiUrl}/sub/${encodeURIComponent(clientKey)}`, {
         headers: { accept: 'text/event-stream' },
-        signal: upstream.signal,
+        signal: controller.signal,
       });
       if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-      for await (const message of readEvents(response.body)) {
-        if (message.event !== 'features') continue;
-        errors = 0;
-        accept(message.data);
+      connected = true;
+      const idle = watchdog(controller, idleTimeoutMs);
+      timeout.stop();
+      idle.arm('the stream went silent');
+      try {
+        for await (const message of readEvents(response.body, () => idle.arm('the stream went silent'))) {
+          if (message.event !== 'features') continue;
+          errors = 0;
+          accept(message.data);
+        }
+      } finally {
+        idle.stop();
       }
       throw new Error('stream ended');
     } catch (error) {
+      timeout.stop();
+      connected = false;
       if (closed) return;
+      // A watchdog's abort says why; anything else speaks for itself.
+      const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+      controller.abort();
       errors += 1;
       const delay = reconnectDelay(errors, options.reconnect?.baseMs, options.reconnect?.firstDelayMs);
       const log = errors === 1 || errors === RECONNECT_ERRORS_BEFORE_BACKOFF + 1 ? 'warn' : 'debug';
-      logger[log]({ err: error instanceof Error ? error.message : String(error), errors, retryInMs: Math.round(delay), serving: live ? 'last payload' : 'features file' }, 'features: stream from the API lost');
+      logger[log]({ err: reason instanceof Error ? reason.message : String(reason), errors, retryInMs: Math.round(delay), serving: live ? 'last payload' : 'features file' }, 'features: stream from the API lost');
       retryTimer = setTimeout(() => void connect(), delay);
       retryTimer.unref();
     }
@@ -173,6 +216,9 @@ export function createFeatureRelay(options: FeatureRelayOptions): FeatureRelay {
     },
     get clients() {
       return clients.size;
+    },
+    get connected() {
+      return connected;
     },
     router() {
       const router = express.Router();

@@ -30,10 +30,12 @@ afterEach(async () => {
 async function fakeApi(port = 0) {
   const streams = new Set<ServerResponse>();
   let current = payload(false, '2026-11-22T10:00:00.000Z');
+  let opened = 0;
   const server = createServer((req, res) => {
     if (req.url !== `/sub/${KEY}`) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(`event: features\ndata: ${JSON.stringify(current)}\n\n`);
+    opened += 1;
     streams.add(res);
     req.on('close', () => streams.delete(res));
   });
@@ -44,6 +46,10 @@ async function fakeApi(port = 0) {
     port: (server.address() as AddressInfo).port,
     get streams() {
       return streams.size;
+    },
+    /** Streams opened so far. */
+    get opened() {
+      return opened;
     },
     push(next: FeaturePayload) {
       current = next;
@@ -146,6 +152,31 @@ describe('the features proxy', () => {
     expect(relay.live).toBe(false);
     expect(fallback.features['show-onboarding']).toEqual({ defaultValue: true });
     expect(fallback.features['top-banner-copy']?.rules?.[0]).toMatchObject({ key: 'top-banner-copy' });
+  });
+
+  it('gives up on an API that accepts and never answers, or goes silent, and tries again', async () => {
+    // Accepts the connection and never sends a byte.
+    let connections = 0;
+    const silent = createServer(() => void (connections += 1));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    cleanups.push(() => {
+      silent.closeAllConnections();
+      return new Promise<void>((resolve) => silent.close(() => resolve()));
+    });
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const relay = createFeatureRelay({ apiUrl: url, clientKey: KEY, logger, connectTimeoutMs: 50, reconnect: { firstDelayMs: 20, baseMs: 20 } });
+    cleanups.push(() => relay.close());
+    await until(() => connections >= 3);
+    expect(relay.live).toBe(false);
+
+    // Answers the headers and a payload, then falls silent without keep-alives.
+    const api = await fakeApi();
+    const quiet = createFeatureRelay({ apiUrl: api.url, clientKey: KEY, logger, idleTimeoutMs: 100, reconnect: { firstDelayMs: 20, baseMs: 20 } });
+    cleanups.push(() => quiet.close());
+    await until(() => quiet.live && api.streams === 1);
+    const opened = api.opened;
+    await until(() => api.opened > opened);
   });
 
   it('sends a keep-alive comment on an idle stream', async () => {

@@ -48,8 +48,18 @@ export const envSchema = z
       .toLowerCase()
       .regex(/^[a-z0-9-]*$/, 'must be an HTTP header name')
       .optional(),
-    /** Read the client IP from X-Forwarded-For (only behind a proxy that sets it). */
-    TRUST_PROXY: booleanFlag.default(false),
+    /**
+     * How many proxies stand in front of this server and append to X-Forwarded-For (ADR 003, 028):
+     * the client is the right-most entry no trusted proxy wrote. `true`/`yes`/`1` is one hop,
+     * `false`/`no`/`0` reads the socket only, `2`… more hops. Parsed as the number of hops.
+     */
+    TRUST_PROXY: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((v) => /^(true|false|yes|no|\d{1,2})$/.test(v), 'must be true, false or a number of proxy hops (0-99)')
+      .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v)))
+      .default(0),
     /** Access-code checks allowed per client address and minute (brute-force guard). */
     RATE_LIMIT_CODE_CHECKS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     /** Registrations (Mutation.register) allowed per client address and minute; e2e tests raise it. */

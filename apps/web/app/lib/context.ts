@@ -34,7 +34,8 @@ export interface RequestInfo {
   /** The consent manager and analytics (ADR 011). */
   consent: { enabled: boolean; settingsId: string; appVersion: string; gtmScriptUrl: string };
   /** Feature flags and A/B tests (ADR 012): the features proxy's client key and the payload it holds. */
-  features: { clientKey: string; payload(waitMs?: number): Promise<FeaturePayload> };
+  /** `payload` never waits for the API: the last payload received, else the versioned file (ADR 028). */
+  features: { clientKey: string; payload(): Promise<FeaturePayload> };
   /** Error reporting (ADR 013); `browserEndpoint` is null when ERROR_REPORTING_URL is unset. */
   errors: {
     browserEndpoint: string | null;

@@ -17,9 +17,6 @@ import { requestInfoContext } from './context.ts';
 import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_PATTERN, type ExperimentsData } from './experiments-shared.ts';
 import { readCookie } from './i18n.ts';
 
-/** How long the first request after a start may wait for the API's payload before using the features file. */
-const FIRST_PAYLOAD_WAIT_MS = 1_000;
-
 export function testingDisabled(url: URL): boolean {
   return url.searchParams.get(DISABLE_PARAM)?.toLowerCase() === 'true';
 }
@@ -32,7 +29,8 @@ export async function experimentsData(request: Request, context: Readonly<Router
   const usable = consented && stored !== undefined && ANONYMOUS_ID_PATTERN.test(stored);
   return {
     clientKey: info.features.clientKey,
-    payload: await info.features.payload(FIRST_PAYLOAD_WAIT_MS),
+    // At once, never waiting for the API (ADR 028): the relay's last payload, else the versioned file.
+    payload: await info.features.payload(),
     attributes: {
       acqAnonymousId: usable ? stored : randomUUID(),
       applicationCountry: applicationCountry(request, info.trustedCountryHeader),

@@ -13,6 +13,8 @@ function policyFor(context: Readonly<RouterContextProvider>): RedirectPolicy {
 
 export function webViewFromRequest(request: Request, context: Readonly<RouterContextProvider>) {
   const policy = policyFor(context);
+  // Secure on HTTPS like every other cookie of the site (ADR 028).
+  const secure = context.get(requestInfoContext).secureCookies ? '; Secure' : '';
   const fromQuery = new URL(request.url).searchParams.get('redirectUrl');
   const value = fromQuery ?? readCookie(request.headers.get('cookie'), COOKIE);
   const parsed = parseRedirectUrl(value, policy, (message, error) => console.warn(message, error instanceof Error ? error.message : error));
@@ -20,6 +22,6 @@ export function webViewFromRequest(request: Request, context: Readonly<RouterCon
     active: isWebViewRedirect(parsed, policy),
     returnUrl: appReturnUrl(parsed, policy),
     /** A Set-Cookie value when the query brought a new, safe redirectUrl. */
-    cookie: fromQuery && parsed ? `${COOKIE}=${encodeURIComponent(parsed.url)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=86400` : null,
+    cookie: fromQuery && parsed ? `${COOKIE}=${encodeURIComponent(parsed.url)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=86400${secure}` : null,
   };
 }
