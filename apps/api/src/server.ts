@@ -9,17 +9,17 @@ import { isIP } from 'node:net';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import { Kind } from 'graphql';
+import { GraphQLError, Kind } from 'graphql';
 import type { DocumentNode, ExecutionArgs, OperationDefinitionNode } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { createYoga, useErrorHandler } from 'graphql-yoga';
+import { createYoga, maskError, useErrorHandler } from 'graphql-yoga';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { GRAPHQL_PATH, HEALTH_PATH, apiSettings } from './config.ts';
 import type { ApiSettings, Env } from './config.ts';
 import type { ApiContext } from './context.ts';
 import type { Db } from './db/connect.ts';
-import { pingDatabase } from './db/connect.ts';
+import { isDatabaseUnavailable, pingDatabase } from './db/connect.ts';
 import type { Logger } from './logger.ts';
 import { useDevMailbox } from './mail/dev-mailbox.ts';
 import { createOutboxSignal } from './mail/outbox-signal.ts';
@@ -193,7 +193,10 @@ function useOperationRecording(metaByRequest: WeakMap<Request, RequestMeta>, log
   };
 }
 
-/** GET /health: 200 {status:'ok'} once the database answers, 503 otherwise. */
+/**
+ * GET /health: 200 {status:'ok'} once the database answers, 503
+ * {status:'unavailable', database:'unavailable'} while it does not (docs/decisions/027).
+ */
 function useHealth(db: Db, logger: Logger): Plugin<ApiContext> {
   return {
     onRequest({ url, request, endResponse, fetchAPI }) {
@@ -205,8 +208,8 @@ function useHealth(db: Db, logger: Logger): Plugin<ApiContext> {
       return pingDatabase(db).then(
         () => endResponse(json(fetchAPI, 200, { status: 'ok' }, { 'cache-control': 'no-store' })),
         (error: unknown) => {
-          logger.error({ err: error }, 'health check failed: database unreachable');
-          endResponse(json(fetchAPI, 503, { status: 'error' }, { 'cache-control': 'no-store' }));
+          logger.warn({ err: error }, 'health check failed: database unreachable');
+          endResponse(json(fetchAPI, 503, { status: 'unavailable', database: 'unavailable' }, { 'cache-control': 'no-store' }));
         },
       );
     },
@@ -283,6 +286,11 @@ function useUnexpectedErrorLog(logger: Logger, reporter?: Reporter): Plugin<ApiC
         : logger;
     for (const error of errors) {
       const cause = rootCause(error);
+      if (isDatabaseUnavailable(cause)) {
+        // An outage, not a bug: one warning per request, no error report (the client got SERVICE_UNAVAILABLE).
+        requestLogger.warn({ err: cause, phase }, 'database unavailable while handling a GraphQL operation');
+        continue;
+      }
       if (cause instanceof Error && cause.name !== 'GraphQLError') {
         requestLogger.error({ err: cause, phase }, 'unexpected error while handling a GraphQL operation');
         const meta = candidate as { correlationId?: unknown; sourcePage?: unknown } | null;
@@ -294,6 +302,23 @@ function useUnexpectedErrorLog(logger: Logger, reporter?: Reporter): Plugin<ApiC
     }
   }) as Plugin<ApiContext>;
 }
+
+export const SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE';
+
+/**
+ * Yoga's masking, except that a database outage (a dropped or refused connection) becomes
+ * a stable SERVICE_UNAVAILABLE error the client can show as "try again" (docs/decisions/027).
+ */
+const maskUnavailable: typeof maskError = (error, message, isDev) => {
+  if (isDatabaseUnavailable(rootCause(error))) {
+    const path = typeof error === 'object' && error !== null && 'path' in error && Array.isArray(error.path) ? (error.path as (string | number)[]) : undefined;
+    return new GraphQLError('The service is temporarily unavailable. Please try again in a moment.', {
+      ...(path ? { path } : {}),
+      extensions: { code: SERVICE_UNAVAILABLE },
+    });
+  }
+  return maskError(error, message, isDev);
+};
 
 function isLogger(value: unknown): value is Logger {
   return typeof value === 'object' && value !== null && 'error' in value && typeof value.error === 'function';
@@ -350,7 +375,7 @@ export async function createYogaApp(options: {
     landingPage: false,
     graphiql: settings.graphiql ? { title: 'Velvet Rope API', headers: JSON.stringify({ [CSRF_HEADER]: '1' }) } : false,
     ...(renderGraphiQL ? { renderGraphiQL } : {}),
-    maskedErrors: { isDev: env.NODE_ENV === 'development' },
+    maskedErrors: { isDev: env.NODE_ENV === 'development', maskError: maskUnavailable },
     logging: yogaLogger(logger),
     batching: false,
     cors: {
