@@ -549,9 +549,9 @@ export async function createApiServer(options: CreateApiServerOptions): Promise<
   const ownLimiters = !options.limiters;
   const limiters = options.limiters ?? createRateLimiters(env);
   const ownEvents = !options.events;
-  const events = options.events ?? createRegistrationEvents({ redisUrl: env.REDIS_URL, logger });
+  const events = options.events ?? createRegistrationEvents({ redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger });
   const ownFeatures = !options.features;
-  const features = options.features ?? createFeatureHub({ db, file: loadFeatureFile(), redisUrl: env.REDIS_URL, logger });
+  const features = options.features ?? createFeatureHub({ db, file: loadFeatureFile(), redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger });
   const featuresEndpoint = createFeaturesEndpoint({ hub: features, clientKey: env.FEATURES_CLIENT_KEY, logger });
   const requestLog = settings.production ? undefined : createRequestLog();
   const yoga = await createYogaApp({ env, db, logger, limiters, events, outboxSignal: options.outboxSignal, settings, features: featuresEndpoint, requestLog });
