@@ -469,7 +469,7 @@ function isEnvelopedRoot(value: unknown): value is EnvelopedRoot {
 const CONNECTION_INIT_HEADERS = new Set(['authorization', CORRELATION_HEADER, SESSION_HEADER, SOURCE_PAGE_HEADER]);
 
 /** graphql-ws on the HTTP server's /graphql path, running operations through Yoga's plugins. */
-function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, maxPayload: number, requestLog?: RequestLog) {
+function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, logger: Logger, maxPayload: number, requestLog?: RequestLog) {
   const wss = new WebSocketServer({ noServer: true, maxPayload });
   server.on('upgrade', (req: IncomingMessage, socket, head) => {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
@@ -483,52 +483,71 @@ function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, maxPayload: n
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
+  // Whatever goes wrong in one operation is that operation's error message, never a closed
+  // socket (graphql-ws closes with 4500 on a throw): the socket's other operations go on.
+  const asResult = (error: unknown) => ({ errors: [maskUnavailable(error, 'Unexpected error.', env.NODE_ENV === 'development')] });
   const disposable = useServer(
     {
-      execute: (args: ExecutionArgs) => (isEnvelopedRoot(args.rootValue) ? args.rootValue.execute(args) : null) as never,
-      subscribe: (args: ExecutionArgs) =>
-        (isEnvelopedRoot(args.rootValue) ? args.rootValue.subscribe(args) : null) as never,
-      onSubscribe: async (ctx, _id, payload) => {
-        const headers = toHeaders(ctx.extra.request.headers);
-        // A browser cannot set headers on a websocket: Bearer auth (spec §7.5) and the page's ids
-        // (§7.2) come in connection_init's payload, { headers: { Authorization, X-Session-ID, … } }.
-        const initHeaders = ctx.connectionParams?.headers;
-        if (typeof initHeaders === 'object' && initHeaders !== null) {
-          for (const [name, value] of Object.entries(initHeaders)) {
-            const lower = name.toLowerCase();
-            if (CONNECTION_INIT_HEADERS.has(lower) && typeof value === 'string') headers.set(lower, value);
+      execute: async (args: ExecutionArgs) => {
+        try {
+          return (await (isEnvelopedRoot(args.rootValue) ? args.rootValue.execute(args) : null)) as never;
+        } catch (error) {
+          return asResult(error) as never;
+        }
+      },
+      subscribe: async (args: ExecutionArgs) => {
+        try {
+          return (await (isEnvelopedRoot(args.rootValue) ? args.rootValue.subscribe(args) : null)) as never;
+        } catch (error) {
+          return asResult(error) as never;
+        }
+      },
+      onSubscribe: async (ctx, id, payload) => {
+        try {
+          const headers = toHeaders(ctx.extra.request.headers);
+          // A browser cannot set headers on a websocket: Bearer auth (spec §7.5) and the page's ids
+          // (§7.2) come in connection_init's payload, { headers: { Authorization, X-Session-ID, … } }.
+          const initHeaders = ctx.connectionParams?.headers;
+          if (typeof initHeaders === 'object' && initHeaders !== null) {
+            for (const [name, value] of Object.entries(initHeaders)) {
+              const lower = name.toLowerCase();
+              if (CONNECTION_INIT_HEADERS.has(lower) && typeof value === 'string') headers.set(lower, value);
+            }
           }
+          const request = new Request(`http://localhost${GRAPHQL_PATH}`, { headers });
+          const enveloped = yoga.getEnveloped({
+            request,
+            req: ctx.extra.request,
+            params: payload,
+            waitUntil: () => undefined,
+          } as Parameters<ApiYoga['getEnveloped']>[0]);
+          const document = enveloped.parse(payload.query);
+          if (requestLog) {
+            const operation = (document as DocumentNode).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+            requestLog.record({
+              transport: 'ws',
+              operationName: payload.operationName ?? operation?.name?.value ?? null,
+              correlationId: headerId(headers.get(CORRELATION_HEADER)) ?? '',
+              sessionId: headerId(headers.get(SESSION_HEADER)),
+              sourcePage: sourcePageFrom(headers.get(SOURCE_PAGE_HEADER)),
+              bearer: bearerToken(headers.get('authorization')) !== null,
+            });
+          }
+          const errors = enveloped.validate(enveloped.schema, document);
+          if (errors.length > 0) return errors;
+          const args: ExecutionArgs = {
+            schema: enveloped.schema,
+            document,
+            operationName: payload.operationName ?? null,
+            variableValues: payload.variables ?? null,
+            contextValue: await enveloped.contextFactory(),
+            rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe } satisfies EnvelopedRoot,
+          };
+          return args;
+        } catch (error) {
+          logger.error({ err: error, operationId: id }, 'unexpected error while preparing a WebSocket operation');
+          return asResult(error).errors;
         }
-        const request = new Request(`http://localhost${GRAPHQL_PATH}`, { headers });
-        const enveloped = yoga.getEnveloped({
-          request,
-          req: ctx.extra.request,
-          params: payload,
-          waitUntil: () => undefined,
-        } as Parameters<ApiYoga['getEnveloped']>[0]);
-        const document = enveloped.parse(payload.query);
-        if (requestLog) {
-          const operation = (document as DocumentNode).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-          requestLog.record({
-            transport: 'ws',
-            operationName: payload.operationName ?? operation?.name?.value ?? null,
-            correlationId: headerId(headers.get(CORRELATION_HEADER)) ?? '',
-            sessionId: headerId(headers.get(SESSION_HEADER)),
-            sourcePage: sourcePageFrom(headers.get(SOURCE_PAGE_HEADER)),
-            bearer: bearerToken(headers.get('authorization')) !== null,
-          });
-        }
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length > 0) return errors;
-        const args: ExecutionArgs = {
-          schema: enveloped.schema,
-          document,
-          operationName: payload.operationName ?? null,
-          variableValues: payload.variables ?? null,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe } satisfies EnvelopedRoot,
-        };
-        return args;
       },
     },
     wss,
@@ -556,7 +575,7 @@ export async function createApiServer(options: CreateApiServerOptions): Promise<
   const requestLog = settings.production ? undefined : createRequestLog();
   const yoga = await createYogaApp({ env, db, logger, limiters, events, outboxSignal: options.outboxSignal, settings, features: featuresEndpoint, requestLog });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, yoga);
-  const sockets = attachWebSockets(server, yoga, env, settings.maxBodyBytes, requestLog);
+  const sockets = attachWebSockets(server, yoga, env, logger, settings.maxBodyBytes, requestLog);
 
   return {
     server,
