@@ -9,7 +9,8 @@ import { isIP } from 'node:net';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import { GraphQLError, Kind } from 'graphql';
+import { GraphQLError, Kind, visit } from 'graphql';
+import { containsNul } from '@velvet/validation/text';
 import type { DocumentNode, ExecutionArgs, OperationDefinitionNode } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, maskError, useErrorHandler } from 'graphql-yoga';
@@ -262,6 +263,36 @@ function useBodyLimit(maxBytes: number): Plugin<ApiContext> {
   };
 }
 
+export const NUL_INPUT_MESSAGE = 'Text must not contain NUL (U+0000) characters.';
+
+/** True when a variable or a string literal of the operation contains U+0000. */
+function hasNulInput(args: ExecutionArgs): boolean {
+  if (containsNul(args.variableValues)) return true;
+  let found = false;
+  visit(args.document, {
+    StringValue(node) {
+      if (node.value.includes('\u0000')) found = true;
+    },
+  });
+  return found;
+}
+
+/**
+ * U+0000 anywhere in an operation's input is BAD_USER_INPUT before any resolver runs, on
+ * both engines (PostgreSQL cannot store it; docs/decisions/027). Over HTTP and WebSocket.
+ */
+function useNulGuard(): Plugin<ApiContext> {
+  const refused = () => ({ errors: [new GraphQLError(NUL_INPUT_MESSAGE, { extensions: { code: 'BAD_USER_INPUT' } })] });
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      if (hasNulInput(args)) setResultAndStopExecution(refused());
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      if (hasNulInput(args)) setResultAndStopExecution(refused());
+    },
+  };
+}
+
 /** The innermost `originalError` of a (possibly repeatedly wrapped) GraphQL error. */
 function rootCause(error: unknown): unknown {
   let current = error;
@@ -451,6 +482,7 @@ export async function createYogaApp(options: {
         blockFieldSuggestion: { enabled: true },
       }) as Plugin<ApiContext>,
       ...(settings.introspection ? [] : [useDisableIntrospection() as Plugin<ApiContext>]),
+      useNulGuard(),
       useUnexpectedErrorLog(logger, 'errorReporter' in options ? options.errorReporter : createApiErrorReporter(env, logger)),
     ],
   });
