@@ -111,7 +111,7 @@ export async function startApiProcess(env: Record<string, string>, options: { re
     );
   } catch (error) {
     await api.kill();
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${output}`);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${output}`, { cause: error });
   }
   return api;
 }
