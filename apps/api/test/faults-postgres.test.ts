@@ -74,12 +74,14 @@ describe('PostgreSQL drops the connections of a running API', () => {
       ? (answer.body.data as { registrationCodeDetails?: { errors: string[] } }).registrationCodeDetails?.errors[0] === 'REGISTRATION_CODE_INVALID'
       : answer.body.errors.every((e) => e.extensions?.code === 'SERVICE_UNAVAILABLE'));
 
-  it('keeps running under load while every connection is terminated, answering SERVICE_UNAVAILABLE meanwhile', async () => {
+  const unavailable = (answer: Answer) => answer.body.errors?.[0]?.extensions?.code === 'SERVICE_UNAVAILABLE';
+
+  it('keeps running under load while every connection is terminated, answering SERVICE_UNAVAILABLE meanwhile', async ({ annotate }) => {
     let stop = false;
-    const traffic = load(6, () => stop);
+    const traffic = load(8, () => stop);
     let terminated = 0;
     try {
-      for (let round = 0; round < 8; round++) {
+      for (let round = 0; round < 25; round++) {
         // Wait until the API has connections again (it reconnects on demand), then drop them all.
         terminated += await until('the API to hold database connections', async () => {
           const count = await terminateAll();
@@ -90,7 +92,10 @@ describe('PostgreSQL drops the connections of a running API', () => {
       stop = true;
       await traffic.finished;
     }
-    expect(terminated).toBeGreaterThanOrEqual(8);
+    expect(terminated).toBeGreaterThanOrEqual(25);
+    await annotate(
+      `${terminated} connections terminated; ${traffic.answers.length} answers, ${traffic.answers.filter(unavailable).length} of them SERVICE_UNAVAILABLE`,
+    );
     expect(api!.exitCode(), api!.output()).toBeNull();
     expect(traffic.answers.filter((answer) => !clean(answer)), JSON.stringify(traffic.answers.filter((a) => !clean(a)).slice(0, 3))).toEqual([]);
     // After the storm it answers from the database again.
@@ -99,6 +104,8 @@ describe('PostgreSQL drops the connections of a running API', () => {
   });
 
   it('reports a lasting outage on /health and in every answer, then recovers by itself', async () => {
+    let stop = false;
+    const traffic = load(4, () => stop);
     // The outage: the server refuses the API's role and drops what it has.
     await admin.query(`alter role ${role} nologin`);
     await terminateAll();
@@ -120,6 +127,10 @@ describe('PostgreSQL drops the connections of a running API', () => {
       return response.status === 200 ? ((await response.json()) as unknown) : undefined;
     });
     expect(up).toEqual({ status: 'ok' });
+    stop = true;
+    await traffic.finished;
+    expect(traffic.answers.filter((answer) => !clean(answer)), JSON.stringify(traffic.answers.filter((a) => !clean(a)).slice(0, 3))).toEqual([]);
+    expect(traffic.answers.some(unavailable)).toBe(true);
     const after = await graphqlOver(api!.url, CODE_CHECK, { code: 'NO-SUCH-CODE' });
     expect(after.body).toEqual({ data: { registrationCodeDetails: { errors: ['REGISTRATION_CODE_INVALID'] } } });
     expect(api!.exitCode(), api!.output()).toBeNull();
