@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { enqueueEmail } from '../src/mail/outbox.ts';
-import { OutboxWorker, PROBE_INTERVAL_MS } from '../src/mail/outbox-worker.ts';
+import { OutboxWorker, PROBE_INTERVAL_MS, STOP_WAIT_MS } from '../src/mail/outbox-worker.ts';
 import { SMTP_TIMEOUTS, createSmtpTransport } from '../src/mail/transport.ts';
 import type { MailTransport } from '../src/mail/transport.ts';
 import { until } from './support/api-process.ts';
@@ -145,5 +145,34 @@ describe('outbox under SMTP faults', () => {
       return current.every((row) => row.status === 'sent') ? current : undefined;
     });
     expect(final.map((row) => row.attempts).sort()).toEqual([1, 1, 1, 1, 2]);
+  });
+
+  it('stops in time while a delivery hangs on a server that never answers', { timeout: 60_000 }, async () => {
+    const sockets: Socket[] = [];
+    const hanging = createServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+    });
+    const [id] = await enqueue(1);
+    const transport = createSmtpTransport(`smtp://127.0.0.1:${(hanging.address() as AddressInfo).port}`);
+    const worker = new OutboxWorker({ db: database.db, transport, env, logger: logger() });
+    worker.start();
+    await until('the delivery to be under way', async () => {
+      const row = await database.db.selectFrom('email_outbox').select('status').where('id', '=', id!).executeTakeFirstOrThrow();
+      return row.status === 'sending' && sockets.length === 1 ? true : undefined;
+    });
+    const stoppingAt = Date.now();
+    await worker.stop();
+    await transport.close();
+    const stopMs = Date.now() - stoppingAt;
+    // Well before the greeting time-out would have ended the delivery, and inside main.ts's 10 s grace.
+    expect(stopMs).toBeLessThan(STOP_WAIT_MS + 1_000);
+    expect(stopMs).toBeLessThan(SMTP_TIMEOUTS.greetingTimeoutMs);
+    expect(worker.running).toBe(false);
   });
 });

@@ -41,6 +41,12 @@ export const POLL_INTERVAL_MS = 5_000;
 export const CONCURRENCY = 4;
 /** While the server is unreachable, how often the worker checks whether it is back. */
 export const PROBE_INTERVAL_MS = 5_000;
+/**
+ * How long stop() waits for deliveries in flight: a hung server must not outlast the
+ * process's shutdown grace. A delivery cut short stays claimed and is sent again after
+ * CLAIM_MS (at-least-once, same Message-ID).
+ */
+export const STOP_WAIT_MS = 5_000;
 const BATCH_SIZE = 20;
 
 /** Error codes of nodemailer and node that say the server could not be reached or did not answer. */
@@ -91,6 +97,8 @@ export interface OutboxWorkerOptions {
   concurrency?: number;
   /** How often an unreachable server is probed (default PROBE_INTERVAL_MS). */
   probeIntervalMs?: number;
+  /** How long stop() waits for deliveries in flight (default STOP_WAIT_MS). */
+  stopWaitMs?: number;
   now?: () => Date;
   random?: () => number;
 }
@@ -146,7 +154,7 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
     this.#loop = this.#run();
   }
 
-  /** Finishes the emails being sent, then stops. */
+  /** Finishes the emails being sent (waiting at most STOP_WAIT_MS), then stops. */
   async stop(): Promise<void> {
     if (!this.#running) return;
     this.#running = false;
@@ -155,7 +163,17 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
     this.#probe = undefined;
     this.wake();
     await this.#loop;
-    await Promise.all(this.#inFlight.values());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = await Promise.race([
+      Promise.all(this.#inFlight.values()).then(() => 'done' as const),
+      new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), this.#options.stopWaitMs ?? STOP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (waited === 'timeout') {
+      this.#options.logger.warn({ inFlight: [...this.#inFlight.keys()] }, 'outbox: stopped with deliveries in flight; they are retried after their claim expires');
+    }
   }
 
   wake(): void {
