@@ -27,7 +27,10 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(env);
-  const database = connectDatabase(env.DATABASE_URL);
+  const database = connectDatabase(env.DATABASE_URL, {
+    // A dropped connection is discarded and replaced on demand; requests meanwhile get SERVICE_UNAVAILABLE.
+    onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost'),
+  });
   const { applied } = await migrateToLatest(database.db);
   logger.info({ engine: database.engine, applied }, 'database ready');
   const seed = await seedDemoData(database.db, env);

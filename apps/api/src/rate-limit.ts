@@ -7,6 +7,7 @@ import { GraphQLError } from 'graphql';
 import { Redis } from 'ioredis';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Env } from './config.ts';
+import { DEFAULT_REDIS_PREFIX, closeRedis } from './lib/redis.ts';
 
 export interface RateLimitRule {
   /** Requests allowed per `duration` seconds. */
@@ -66,7 +67,7 @@ export interface RateLimiters extends Record<RateLimitName, RateLimiter> {
 }
 
 export interface RateLimiterOptions {
-  /** Prefix of every Redis key (tests use a unique one). */
+  /** Prefix of every Redis key (default: REDIS_PREFIX + `rate-limit`; tests use a unique one). */
   keyPrefix?: string;
   rules?: Partial<Record<RateLimitName, RateLimitRule>>;
 }
@@ -76,6 +77,7 @@ export function createRateLimiters(
     Partial<
       Pick<
         Env,
+        | 'REDIS_PREFIX'
         | 'RATE_LIMIT_CODE_CHECKS_PER_MINUTE'
         | 'RATE_LIMIT_REGISTRATIONS_PER_MINUTE'
         | 'RATE_LIMIT_PUBLIC_FORMS_PER_MINUTE'
@@ -85,7 +87,7 @@ export function createRateLimiters(
     >,
   options: RateLimiterOptions = {},
 ): RateLimiters {
-  const keyPrefix = options.keyPrefix ?? 'velvet-rl';
+  const keyPrefix = options.keyPrefix ?? `${env.REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX}rate-limit`;
   const configured = env.RATE_LIMIT_CODE_CHECKS_PER_MINUTE;
   const registrations = env.RATE_LIMIT_REGISTRATIONS_PER_MINUTE;
   const publicForms = env.RATE_LIMIT_PUBLIC_FORMS_PER_MINUTE;
@@ -159,7 +161,7 @@ export function createRateLimiters(
       });
     },
     async close() {
-      if (redis && redis.status !== 'end') await redis.quit().catch(() => redis.disconnect());
+      if (redis) await closeRedis(redis);
     },
   };
 }

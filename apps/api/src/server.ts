@@ -9,17 +9,18 @@ import { isIP } from 'node:net';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import { Kind } from 'graphql';
+import { GraphQLError, Kind, visit } from 'graphql';
+import { containsNul } from '@velvet/validation/text';
 import type { DocumentNode, ExecutionArgs, OperationDefinitionNode } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { createYoga, useErrorHandler } from 'graphql-yoga';
+import { createYoga, maskError, useErrorHandler } from 'graphql-yoga';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { GRAPHQL_PATH, HEALTH_PATH, apiSettings } from './config.ts';
 import type { ApiSettings, Env } from './config.ts';
 import type { ApiContext } from './context.ts';
 import type { Db } from './db/connect.ts';
-import { pingDatabase } from './db/connect.ts';
+import { isDatabaseUnavailable, pingDatabase } from './db/connect.ts';
 import type { Logger } from './logger.ts';
 import { useDevMailbox } from './mail/dev-mailbox.ts';
 import { createOutboxSignal } from './mail/outbox-signal.ts';
@@ -200,7 +201,10 @@ function useOperationRecording(metaByRequest: WeakMap<Request, RequestMeta>, log
   };
 }
 
-/** GET /health: 200 {status:'ok'} once the database answers, 503 otherwise. */
+/**
+ * GET /health: 200 {status:'ok'} once the database answers, 503
+ * {status:'unavailable', database:'unavailable'} while it does not (docs/decisions/027).
+ */
 function useHealth(db: Db, logger: Logger): Plugin<ApiContext> {
   return {
     onRequest({ url, request, endResponse, fetchAPI }) {
@@ -212,8 +216,8 @@ function useHealth(db: Db, logger: Logger): Plugin<ApiContext> {
       return pingDatabase(db).then(
         () => endResponse(json(fetchAPI, 200, { status: 'ok' }, { 'cache-control': 'no-store' })),
         (error: unknown) => {
-          logger.error({ err: error }, 'health check failed: database unreachable');
-          endResponse(json(fetchAPI, 503, { status: 'error' }, { 'cache-control': 'no-store' }));
+          logger.warn({ err: error }, 'health check failed: database unreachable');
+          endResponse(json(fetchAPI, 503, { status: 'unavailable', database: 'unavailable' }, { 'cache-control': 'no-store' }));
         },
       );
     },
@@ -266,6 +270,36 @@ function useBodyLimit(maxBytes: number): Plugin<ApiContext> {
   };
 }
 
+export const NUL_INPUT_MESSAGE = 'Text must not contain NUL (U+0000) characters.';
+
+/** True when a variable or a string literal of the operation contains U+0000. */
+function hasNulInput(args: ExecutionArgs): boolean {
+  if (containsNul(args.variableValues)) return true;
+  let found = false;
+  visit(args.document, {
+    StringValue(node) {
+      if (node.value.includes('\u0000')) found = true;
+    },
+  });
+  return found;
+}
+
+/**
+ * U+0000 anywhere in an operation's input is BAD_USER_INPUT before any resolver runs, on
+ * both engines (PostgreSQL cannot store it; docs/decisions/027). Over HTTP and WebSocket.
+ */
+function useNulGuard(): Plugin<ApiContext> {
+  const refused = () => ({ errors: [new GraphQLError(NUL_INPUT_MESSAGE, { extensions: { code: 'BAD_USER_INPUT' } })] });
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      if (hasNulInput(args)) setResultAndStopExecution(refused());
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      if (hasNulInput(args)) setResultAndStopExecution(refused());
+    },
+  };
+}
+
 /** The innermost `originalError` of a (possibly repeatedly wrapped) GraphQL error. */
 function rootCause(error: unknown): unknown {
   let current = error;
@@ -290,6 +324,11 @@ function useUnexpectedErrorLog(logger: Logger, reporter?: Reporter): Plugin<ApiC
         : logger;
     for (const error of errors) {
       const cause = rootCause(error);
+      if (isDatabaseUnavailable(cause)) {
+        // An outage, not a bug: one warning per request, no error report (the client got SERVICE_UNAVAILABLE).
+        requestLogger.warn({ err: cause, phase }, 'database unavailable while handling a GraphQL operation');
+        continue;
+      }
       if (cause instanceof Error && cause.name !== 'GraphQLError') {
         requestLogger.error({ err: cause, phase }, 'unexpected error while handling a GraphQL operation');
         const meta = candidate as { correlationId?: unknown; sourcePage?: unknown } | null;
@@ -301,6 +340,23 @@ function useUnexpectedErrorLog(logger: Logger, reporter?: Reporter): Plugin<ApiC
     }
   }) as Plugin<ApiContext>;
 }
+
+export const SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE';
+
+/**
+ * Yoga's masking, except that a database outage (a dropped or refused connection) becomes
+ * a stable SERVICE_UNAVAILABLE error the client can show as "try again" (docs/decisions/027).
+ */
+const maskUnavailable: typeof maskError = (error, message, isDev) => {
+  if (isDatabaseUnavailable(rootCause(error))) {
+    const path = typeof error === 'object' && error !== null && 'path' in error && Array.isArray(error.path) ? (error.path as (string | number)[]) : undefined;
+    return new GraphQLError('The service is temporarily unavailable. Please try again in a moment.', {
+      ...(path ? { path } : {}),
+      extensions: { code: SERVICE_UNAVAILABLE },
+    });
+  }
+  return maskError(error, message, isDev);
+};
 
 function isLogger(value: unknown): value is Logger {
   return typeof value === 'object' && value !== null && 'error' in value && typeof value.error === 'function';
@@ -357,7 +413,7 @@ export async function createYogaApp(options: {
     landingPage: false,
     graphiql: settings.graphiql ? { title: 'Velvet Rope API', headers: JSON.stringify({ [CSRF_HEADER]: '1' }) } : false,
     ...(renderGraphiQL ? { renderGraphiQL } : {}),
-    maskedErrors: { isDev: env.NODE_ENV === 'development' },
+    maskedErrors: { isDev: env.NODE_ENV === 'development', maskError: maskUnavailable },
     logging: yogaLogger(logger),
     batching: false,
     cors: {
@@ -433,6 +489,7 @@ export async function createYogaApp(options: {
         blockFieldSuggestion: { enabled: true },
       }) as Plugin<ApiContext>,
       ...(settings.introspection ? [] : [useDisableIntrospection() as Plugin<ApiContext>]),
+      useNulGuard(),
       useUnexpectedErrorLog(logger, 'errorReporter' in options ? options.errorReporter : createApiErrorReporter(env, logger)),
     ],
   });
@@ -451,7 +508,7 @@ function isEnvelopedRoot(value: unknown): value is EnvelopedRoot {
 const CONNECTION_INIT_HEADERS = new Set(['authorization', CORRELATION_HEADER, SESSION_HEADER, SOURCE_PAGE_HEADER]);
 
 /** graphql-ws on the HTTP server's /graphql path, running operations through Yoga's plugins. */
-function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, maxPayload: number, requestLog?: RequestLog) {
+function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, logger: Logger, maxPayload: number, requestLog?: RequestLog) {
   const wss = new WebSocketServer({ noServer: true, maxPayload });
   server.on('upgrade', (req: IncomingMessage, socket, head) => {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
@@ -465,52 +522,71 @@ function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, maxPayload: n
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
+  // Whatever goes wrong in one operation is that operation's error message, never a closed
+  // socket (graphql-ws closes with 4500 on a throw): the socket's other operations go on.
+  const asResult = (error: unknown) => ({ errors: [maskUnavailable(error, 'Unexpected error.', env.NODE_ENV === 'development')] });
   const disposable = useServer(
     {
-      execute: (args: ExecutionArgs) => (isEnvelopedRoot(args.rootValue) ? args.rootValue.execute(args) : null) as never,
-      subscribe: (args: ExecutionArgs) =>
-        (isEnvelopedRoot(args.rootValue) ? args.rootValue.subscribe(args) : null) as never,
-      onSubscribe: async (ctx, _id, payload) => {
-        const headers = toHeaders(ctx.extra.request.headers);
-        // A browser cannot set headers on a websocket: Bearer auth (spec §7.5) and the page's ids
-        // (§7.2) come in connection_init's payload, { headers: { Authorization, X-Session-ID, … } }.
-        const initHeaders = ctx.connectionParams?.headers;
-        if (typeof initHeaders === 'object' && initHeaders !== null) {
-          for (const [name, value] of Object.entries(initHeaders)) {
-            const lower = name.toLowerCase();
-            if (CONNECTION_INIT_HEADERS.has(lower) && typeof value === 'string') headers.set(lower, value);
+      execute: async (args: ExecutionArgs) => {
+        try {
+          return (await (isEnvelopedRoot(args.rootValue) ? args.rootValue.execute(args) : null)) as never;
+        } catch (error) {
+          return asResult(error) as never;
+        }
+      },
+      subscribe: async (args: ExecutionArgs) => {
+        try {
+          return (await (isEnvelopedRoot(args.rootValue) ? args.rootValue.subscribe(args) : null)) as never;
+        } catch (error) {
+          return asResult(error) as never;
+        }
+      },
+      onSubscribe: async (ctx, id, payload) => {
+        try {
+          const headers = toHeaders(ctx.extra.request.headers);
+          // A browser cannot set headers on a websocket: Bearer auth (spec §7.5) and the page's ids
+          // (§7.2) come in connection_init's payload, { headers: { Authorization, X-Session-ID, … } }.
+          const initHeaders = ctx.connectionParams?.headers;
+          if (typeof initHeaders === 'object' && initHeaders !== null) {
+            for (const [name, value] of Object.entries(initHeaders)) {
+              const lower = name.toLowerCase();
+              if (CONNECTION_INIT_HEADERS.has(lower) && typeof value === 'string') headers.set(lower, value);
+            }
           }
+          const request = new Request(`http://localhost${GRAPHQL_PATH}`, { headers });
+          const enveloped = yoga.getEnveloped({
+            request,
+            req: ctx.extra.request,
+            params: payload,
+            waitUntil: () => undefined,
+          } as Parameters<ApiYoga['getEnveloped']>[0]);
+          const document = enveloped.parse(payload.query);
+          if (requestLog) {
+            const operation = (document as DocumentNode).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+            requestLog.record({
+              transport: 'ws',
+              operationName: payload.operationName ?? operation?.name?.value ?? null,
+              correlationId: headerId(headers.get(CORRELATION_HEADER)) ?? '',
+              sessionId: headerId(headers.get(SESSION_HEADER)),
+              sourcePage: sourcePageFrom(headers.get(SOURCE_PAGE_HEADER)),
+              bearer: bearerToken(headers.get('authorization')) !== null,
+            });
+          }
+          const errors = enveloped.validate(enveloped.schema, document);
+          if (errors.length > 0) return errors;
+          const args: ExecutionArgs = {
+            schema: enveloped.schema,
+            document,
+            operationName: payload.operationName ?? null,
+            variableValues: payload.variables ?? null,
+            contextValue: await enveloped.contextFactory(),
+            rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe } satisfies EnvelopedRoot,
+          };
+          return args;
+        } catch (error) {
+          logger.error({ err: error, operationId: id }, 'unexpected error while preparing a WebSocket operation');
+          return asResult(error).errors;
         }
-        const request = new Request(`http://localhost${GRAPHQL_PATH}`, { headers });
-        const enveloped = yoga.getEnveloped({
-          request,
-          req: ctx.extra.request,
-          params: payload,
-          waitUntil: () => undefined,
-        } as Parameters<ApiYoga['getEnveloped']>[0]);
-        const document = enveloped.parse(payload.query);
-        if (requestLog) {
-          const operation = (document as DocumentNode).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-          requestLog.record({
-            transport: 'ws',
-            operationName: payload.operationName ?? operation?.name?.value ?? null,
-            correlationId: headerId(headers.get(CORRELATION_HEADER)) ?? '',
-            sessionId: headerId(headers.get(SESSION_HEADER)),
-            sourcePage: sourcePageFrom(headers.get(SOURCE_PAGE_HEADER)),
-            bearer: bearerToken(headers.get('authorization')) !== null,
-          });
-        }
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length > 0) return errors;
-        const args: ExecutionArgs = {
-          schema: enveloped.schema,
-          document,
-          operationName: payload.operationName ?? null,
-          variableValues: payload.variables ?? null,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe } satisfies EnvelopedRoot,
-        };
-        return args;
       },
     },
     wss,
@@ -531,14 +607,14 @@ export async function createApiServer(options: CreateApiServerOptions): Promise<
   const ownLimiters = !options.limiters;
   const limiters = options.limiters ?? createRateLimiters(env);
   const ownEvents = !options.events;
-  const events = options.events ?? createRegistrationEvents({ redisUrl: env.REDIS_URL, logger });
+  const events = options.events ?? createRegistrationEvents({ redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger });
   const ownFeatures = !options.features;
-  const features = options.features ?? createFeatureHub({ db, file: loadFeatureFile(), redisUrl: env.REDIS_URL, logger });
+  const features = options.features ?? createFeatureHub({ db, file: loadFeatureFile(), redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger });
   const featuresEndpoint = createFeaturesEndpoint({ hub: features, clientKey: env.FEATURES_CLIENT_KEY, logger });
   const requestLog = settings.localAids ? createRequestLog() : undefined;
   const yoga = await createYogaApp({ env, db, logger, limiters, events, outboxSignal: options.outboxSignal, settings, features: featuresEndpoint, requestLog });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, yoga);
-  const sockets = attachWebSockets(server, yoga, env, settings.maxBodyBytes, requestLog);
+  const sockets = attachWebSockets(server, yoga, env, logger, settings.maxBodyBytes, requestLog);
 
   return {
     server,

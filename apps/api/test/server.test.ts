@@ -115,7 +115,7 @@ describe('API server', () => {
       await broken.close();
       const response = await brokenApi.yoga.fetch('http://localhost/health');
       expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({ status: 'error' });
+      expect(await response.json()).toEqual({ status: 'unavailable', database: 'unavailable' });
       await brokenApi.close();
     });
   });

@@ -39,6 +39,14 @@ export const envSchema = z
         'must start with file: (SQLite) or postgres:// (PostgreSQL)',
       ),
     REDIS_URL: optionalUrl.refine((v) => !v || /^rediss?:\/\//.test(v), 'must be a redis:// URL'),
+    /**
+     * Start of every Redis key and pub/sub channel this deployment uses (rate limits,
+     * registration events, feature announcements), so two deployments can share one Redis.
+     */
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]{0,64}$/, 'must be at most 64 letters, digits, colons, dots, dashes or underscores')
+      .default('velvet:'),
     SMTP_URL: optionalUrl.refine((v) => !v || /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL'),
     MAIL_FROM: z.string().trim().min(3).default('Velvet Rope <club@velvetrope.localhost>'),
     APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -82,8 +82,8 @@ function describe(feature: EffectiveFeature): string {
 
 async function announce(env: Env): Promise<string> {
   try {
-    const { announceFeatureChange } = await import('../features/feature-hub.ts');
-    const outcome = await announceFeatureChange(env.REDIS_URL);
+    const { announceFeatureChange, featuresChannel } = await import('../features/feature-hub.ts');
+    const outcome = await announceFeatureChange(env.REDIS_URL, featuresChannel(env.REDIS_PREFIX));
     return outcome === 'announced'
       ? 'announced to every API instance; open pages update within seconds'
       : `running API instances pick it up within ${REALTIME_INTERVAL_MS / 1000} s; open pages update right after`;

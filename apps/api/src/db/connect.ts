@@ -26,6 +26,12 @@ export interface ConnectOptions {
   postgresSchema?: string;
   /** PostgreSQL only: pool size (default 10). */
   poolSize?: number;
+  /**
+   * PostgreSQL only: told about a connection the server or the network dropped (idle in the
+   * pool or checked out). The pool discards that connection and opens a new one on demand;
+   * without a listener the dropped connection's 'error' event would end the process.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 export function databaseEngine(url: string): DatabaseEngine {
@@ -72,6 +78,9 @@ const pgTypes: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/** How long opening a PostgreSQL connection may take. */
+export const CONNECTION_TIMEOUT_MS = 5_000;
+
 function openPostgres(url: string, options: ConnectOptions): Db {
   const schema = options.postgresSchema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid PostgreSQL schema name');
@@ -79,7 +88,17 @@ function openPostgres(url: string, options: ConnectOptions): Db {
     connectionString: url,
     max: options.poolSize ?? 10,
     types: pgTypes,
+    // A server that does not answer must not hold a request for ever: the request gets
+    // SERVICE_UNAVAILABLE after this long instead (isDatabaseUnavailable).
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const onError = options.onConnectionError ?? (() => undefined);
+  // Idle clients report through the pool; checked-out ones only on themselves, so every
+  // client gets a listener of its own when it connects (pg-pool then removes the broken one).
+  pool.on('error', onError);
+  pool.on('connect', (client) => {
+    client.on('error', onError);
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
@@ -87,4 +106,48 @@ function openPostgres(url: string, options: ConnectOptions): Db {
 /** A cheap round trip, for /health. */
 export async function pingDatabase(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
+}
+
+const UNAVAILABLE_CODES = new Set([
+  // node: the server cannot be reached
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // PostgreSQL: shut down, restarting, terminated by an administrator, too many connections,
+  // log-in refused (a role locked during maintenance)
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '28000',
+  // SQLite: the file is locked or cannot be opened
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+]);
+
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /is not queryable/,
+  /^Cannot use a pool after calling end/,
+  /^The database connection is not open/,
+];
+
+/**
+ * True when `error` says the database cannot be reached right now (a dropped or refused
+ * connection, a server shutting down), not that the operation was wrong: such requests
+ * get SERVICE_UNAVAILABLE and the client may retry (docs/decisions/027).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = 'code' in error ? error.code : undefined;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message))) return true;
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  return false;
 }

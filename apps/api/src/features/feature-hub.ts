@@ -10,10 +10,14 @@ import type { FeaturePayload } from '@velvet/features/definitions';
 import type { LoadedFeatureFile } from '@velvet/features/file';
 import { Redis } from 'ioredis';
 import type { Db } from '../db/connect.ts';
+import { DEFAULT_REDIS_PREFIX, closeRedis } from '../lib/redis.ts';
 import type { Logger } from '../logger.ts';
 import { readFeatureState, readRevision } from '../services/feature-overrides.ts';
 
-export const FEATURES_CHANNEL = 'velvet:features';
+/** The channel of feature-change announcements: `<REDIS_PREFIX>features`. */
+export function featuresChannel(prefix: string = DEFAULT_REDIS_PREFIX): string {
+  return `${prefix}features`;
+}
 
 export type FeatureListener = (payload: FeaturePayload) => void;
 
@@ -35,7 +39,9 @@ export interface FeatureHubOptions {
   db: Db;
   file: LoadedFeatureFile;
   redisUrl?: string | undefined;
-  /** Redis channel (tests use their own). */
+  /** REDIS_PREFIX: the channel is `<prefix>features`. */
+  prefix?: string;
+  /** Redis channel (tests use their own); overrides prefix. */
   channel?: string;
   intervalMs?: number;
   logger?: Logger;
@@ -88,7 +94,7 @@ export function createFeatureHub(options: FeatureHubOptions): FeatureHub {
   let subscriber: Redis | undefined;
   let subscribed: Promise<void> = Promise.resolve();
   if (options.redisUrl) {
-    const channel = options.channel ?? FEATURES_CHANNEL;
+    const channel = options.channel ?? featuresChannel(options.prefix);
     subscriber = new Redis(options.redisUrl);
     subscriber.on('error', (error: Error) => logger?.warn({ err: error }, 'features: Redis subscriber error'));
     subscriber.on('message', (received: string) => {
@@ -117,7 +123,7 @@ export function createFeatureHub(options: FeatureHubOptions): FeatureHub {
       closed = true;
       clearInterval(timer);
       listeners.clear();
-      if (subscriber && subscriber.status !== 'end') await subscriber.quit().then(() => undefined, () => subscriber?.disconnect());
+      if (subscriber) await closeRedis(subscriber);
     },
   };
 }
@@ -126,7 +132,7 @@ export function createFeatureHub(options: FeatureHubOptions): FeatureHub {
  * Tells every API instance that a feature changed (the CLI after its commit). Without
  * Redis there is nobody to tell: instances notice on their next revision check.
  */
-export async function announceFeatureChange(redisUrl: string | undefined, channel = FEATURES_CHANNEL): Promise<'announced' | 'no-redis'> {
+export async function announceFeatureChange(redisUrl: string | undefined, channel = featuresChannel()): Promise<'announced' | 'no-redis'> {
   if (!redisUrl) return 'no-redis';
   const publisher = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
   publisher.on('error', () => undefined);
@@ -135,6 +141,6 @@ export async function announceFeatureChange(redisUrl: string | undefined, channe
     await publisher.publish(channel, JSON.stringify({ changedAt: new Date().toISOString() }));
     return 'announced';
   } finally {
-    await publisher.quit().then(() => undefined, () => publisher.disconnect());
+    await closeRedis(publisher);
   }
 }

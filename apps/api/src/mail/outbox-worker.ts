@@ -9,6 +9,12 @@
  * jitter) and the row is `failed` after MAX_ATTEMPTS. The worker wakes as soon as this
  * process writes a row (OutboxSignal) and polls otherwise, for rows written elsewhere.
  * Logs carry outbox ids, never addresses.
+ *
+ * Faults (docs/decisions/027): up to CONCURRENCY emails are in flight at once, so a delivery
+ * stuck on a hung server (until the transport's time-outs) does not hold the others. When a
+ * send fails because the server cannot be reached, the worker probes it every
+ * PROBE_INTERVAL_MS; once it answers, the rows that failed that way are due at once instead
+ * of at their back-off, so the outbox drains within seconds of the server's return.
  */
 import { EventEmitter } from 'node:events';
 import { isLocale } from '@velvet/i18n/locales';
@@ -33,7 +39,42 @@ export const CLAIM_MS = 2 * 60 * 1000;
 export const BACKOFF_BASE_MS = 30 * 1000;
 export const BACKOFF_MAX_MS = 60 * 60 * 1000;
 export const POLL_INTERVAL_MS = 5_000;
+/** Emails in flight at once (per worker). */
+export const CONCURRENCY = 4;
+/** While the server is unreachable, how often the worker checks whether it is back. */
+export const PROBE_INTERVAL_MS = 5_000;
+/**
+ * How long stop() waits for deliveries in flight: a hung server must not outlast the
+ * process's shutdown grace. A delivery cut short stays claimed and is sent again after
+ * CLAIM_MS (at-least-once, same Message-ID).
+ */
+export const STOP_WAIT_MS = 5_000;
 const BATCH_SIZE = 20;
+
+/** Error codes of nodemailer and node that say the server could not be reached or did not answer. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNECTION',
+  'ETIMEDOUT',
+  'ESOCKET',
+  'EDNS',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * True when a send failed because the server is unreachable, hung or shutting down (421),
+ * not because it refused this message: such failures say nothing about the email.
+ */
+export function isPeerFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
+  return (typeof code === 'string' && UNREACHABLE_CODES.has(code)) || responseCode === 421;
+}
 
 /** Delay before attempt `attempts + 1`, given `attempts` failed ones; `random` in [0, 1) adds up to 20 %. */
 export function backoffMs(attempts: number, random: number = Math.random()): number {
@@ -54,6 +95,12 @@ export interface OutboxWorkerOptions {
   logger: Logger;
   signal?: OutboxSignal;
   pollIntervalMs?: number;
+  /** Emails in flight at once (default CONCURRENCY). */
+  concurrency?: number;
+  /** How often an unreachable server is probed (default PROBE_INTERVAL_MS). */
+  probeIntervalMs?: number;
+  /** How long stop() waits for deliveries in flight (default STOP_WAIT_MS). */
+  stopWaitMs?: number;
   now?: () => Date;
   random?: () => number;
 }
@@ -71,28 +118,37 @@ export interface OutboxWorkerEvents {
   failed: [outboxId: string];
   /** After a pass of the loop found nothing due. */
   idle: [];
+  /** The server answered a probe after failures; `released` rows are due again now. */
+  recovered: [released: number];
 }
 
 export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
   readonly #options: OutboxWorkerOptions;
   readonly #now: () => Date;
+  readonly #concurrency: number;
   #running = false;
   #loop: Promise<void> | undefined;
   #dirty = false;
   #wake: (() => void) | undefined;
   #unlisten: (() => void) | undefined;
+  /** Deliveries under way, by outbox id. */
+  readonly #inFlight = new Map<string, Promise<void>>();
+  /** Rows whose last attempt failed because the server was unreachable (released by a successful probe). */
+  readonly #peerFailures = new Set<string>();
+  #probe: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: OutboxWorkerOptions) {
     super();
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
+    this.#concurrency = Math.max(1, options.concurrency ?? CONCURRENCY);
   }
 
   get running(): boolean {
     return this.#running;
   }
 
-  /** Runs until stop(): a pass, then waits for a signal or the poll interval. */
+  /** Runs until stop(): claims due rows while fewer than `concurrency` are in flight, then waits for a signal, a finished delivery or the poll interval. */
   start(): void {
     if (this.#running) return;
     this.#running = true;
@@ -100,13 +156,26 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
     this.#loop = this.#run();
   }
 
-  /** Finishes the email being sent, then stops. */
+  /** Finishes the emails being sent (waiting at most STOP_WAIT_MS), then stops. */
   async stop(): Promise<void> {
     if (!this.#running) return;
     this.#running = false;
     this.#unlisten?.();
+    clearTimeout(this.#probe);
+    this.#probe = undefined;
     this.wake();
     await this.#loop;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = await Promise.race([
+      Promise.all(this.#inFlight.values()).then(() => 'done' as const),
+      new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), this.#options.stopWaitMs ?? STOP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (waited === 'timeout') {
+      this.#options.logger.warn({ inFlight: [...this.#inFlight.keys()] }, 'outbox: stopped with deliveries in flight; they are retried after their claim expires');
+    }
   }
 
   wake(): void {
@@ -117,15 +186,18 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
   async #run(): Promise<void> {
     while (this.#running) {
       this.#dirty = false;
-      let result: OutboxRunResult | undefined;
-      try {
-        result = await this.runOnce();
-      } catch (error) {
-        this.#options.logger.error({ err: error }, 'outbox: pass failed');
+      let claimed = 0;
+      const free = this.#concurrency - this.#inFlight.size;
+      if (free > 0) {
+        try {
+          claimed = await this.#claimAndStart(free);
+        } catch (error) {
+          this.#options.logger.error({ err: error }, 'outbox: pass failed');
+        }
       }
       if (!this.#running) break;
-      if (result && result.claimed > 0) continue;
-      this.emit('idle');
+      if (claimed > 0) continue;
+      if (this.#inFlight.size === 0) this.emit('idle');
       if (this.#dirty) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.#options.pollIntervalMs ?? POLL_INTERVAL_MS);
@@ -139,11 +211,30 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
     }
   }
 
-  /** Claims every row due now and sends each once. */
-  async runOnce(): Promise<OutboxRunResult> {
-    const result: OutboxRunResult = { claimed: 0, sent: 0, retried: 0, failed: 0 };
+  /** Claims up to `limit` due rows and starts their deliveries; a finished delivery wakes the loop. */
+  async #claimAndStart(limit: number): Promise<number> {
+    let claimed = 0;
+    for (const id of await this.#dueIds(limit)) {
+      const claim = await this.#claim(id);
+      if (!claim) continue;
+      claimed++;
+      const delivery = this.#deliver(claim.row, claim.lockedUntil)
+        .then(
+          () => undefined,
+          (error: unknown) => this.#options.logger.error({ err: error, outboxId: id }, 'outbox: delivery failed'),
+        )
+        .finally(() => {
+          this.#inFlight.delete(id);
+          this.wake();
+        });
+      this.#inFlight.set(id, delivery);
+    }
+    return claimed;
+  }
+
+  async #dueIds(limit: number): Promise<string[]> {
     const now = this.#now().toISOString();
-    const candidates = await this.#options.db
+    const rows = await this.#options.db
       .selectFrom('email_outbox')
       .select('id')
       .where((eb) =>
@@ -153,16 +244,58 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
         ]),
       )
       .orderBy('next_attempt_at')
-      .limit(BATCH_SIZE)
+      .limit(limit)
       .execute();
-    for (const { id } of candidates) {
-      const claim = await this.#claim(id);
-      if (!claim) continue;
-      result.claimed++;
-      const outcome = await this.#deliver(claim.row, claim.lockedUntil);
-      result[outcome]++;
-    }
+    return rows.map((row) => row.id).filter((id) => !this.#inFlight.has(id));
+  }
+
+  /** Claims every row due now and sends them, `concurrency` at a time; resolves when all are done. */
+  async runOnce(): Promise<OutboxRunResult> {
+    const result: OutboxRunResult = { claimed: 0, sent: 0, retried: 0, failed: 0 };
+    const queue = await this.#dueIds(BATCH_SIZE);
+    const lane = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        const claim = await this.#claim(id);
+        if (!claim) continue;
+        result.claimed++;
+        result[await this.#deliver(claim.row, claim.lockedUntil)]++;
+      }
+    };
+    await Promise.all(Array.from({ length: this.#concurrency }, lane));
     return result;
+  }
+
+  /** After a failure that says the server is unreachable: probe it until it answers, then release the rows that failed that way. */
+  #probeSoon(): void {
+    if (this.#probe || !this.#options.transport.verify) return;
+    const verify = this.#options.transport.verify.bind(this.#options.transport);
+    this.#probe = setTimeout(() => {
+      verify().then(
+        async () => {
+          const ids = [...this.#peerFailures];
+          this.#peerFailures.clear();
+          this.#probe = undefined;
+          if (!this.#running || ids.length === 0) return;
+          const released = await this.#options.db
+            .updateTable('email_outbox')
+            .set({ next_attempt_at: this.#now().toISOString() })
+            .where('id', 'in', ids)
+            .where('status', '=', 'pending')
+            .executeTakeFirst();
+          this.#options.logger.info({ released: Number(released.numUpdatedRows) }, 'outbox: mail server reachable again, retrying now');
+          this.emit('recovered', Number(released.numUpdatedRows));
+          this.wake();
+        },
+        () => {
+          this.#probe = undefined;
+          if (this.#running) this.#probeSoon();
+        },
+      ).catch((error: unknown) => {
+        this.#probe = undefined;
+        this.#options.logger.error({ err: error }, 'outbox: releasing rows after the server returned failed');
+      });
+    }, this.#options.probeIntervalMs ?? PROBE_INTERVAL_MS);
+    this.#probe.unref();
   }
 
   async #claim(id: string): Promise<{ row: EmailOutboxRow; lockedUntil: string } | null> {
@@ -202,6 +335,10 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
         .where('status', '=', 'sending')
         .where('locked_until', '=', lockedUntil)
         .execute();
+      if (!final && isPeerFailure(error) && this.#running) {
+        this.#peerFailures.add(row.id);
+        this.#probeSoon();
+      }
       if (final) {
         logger.error({ outboxId: row.id, attempts: row.attempts, error: failure }, 'outbox: giving up on email');
         this.emit('failed', row.id);

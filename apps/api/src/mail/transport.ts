@@ -19,8 +19,22 @@ export interface OutgoingEmail {
 export interface MailTransport {
   readonly kind: 'smtp' | 'dev-mailbox';
   send(email: OutgoingEmail): Promise<void>;
+  /** Resolves when the server answers (connects, greets, accepts EHLO); absent when there is no server. */
+  verify?(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Time-outs of one SMTP delivery: a server that accepts the connection and never answers
+ * (or stops answering mid-message) fails the attempt instead of holding its worker slot.
+ */
+export interface SmtpTimeouts {
+  connectionTimeoutMs: number;
+  greetingTimeoutMs: number;
+  socketTimeoutMs: number;
+}
+
+export const SMTP_TIMEOUTS: SmtpTimeouts = { connectionTimeoutMs: 10_000, greetingTimeoutMs: 10_000, socketTimeoutMs: 30_000 };
 
 /**
  * `<outbox-ID@velvetrope>`: the same for every attempt of one outbox row, so a copy sent
@@ -31,13 +45,13 @@ export function messageIdFor(outboxId: string): string {
   return `<outbox-${outboxId}@velvetrope>`;
 }
 
-export function createSmtpTransport(smtpUrl: string): MailTransport {
+export function createSmtpTransport(smtpUrl: string, timeouts: SmtpTimeouts = SMTP_TIMEOUTS): MailTransport {
   // Explicit options override what the URL says: a dead peer must not hold a worker for minutes.
   const transporter = nodemailer.createTransport({
     url: smtpUrl,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
+    connectionTimeout: timeouts.connectionTimeoutMs,
+    greetingTimeout: timeouts.greetingTimeoutMs,
+    socketTimeout: timeouts.socketTimeoutMs,
   });
   return {
     kind: 'smtp',
@@ -51,6 +65,9 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
         messageId: messageIdFor(email.outboxId),
         headers: { 'X-Velvet-Outbox-Id': email.outboxId },
       });
+    },
+    async verify() {
+      await transporter.verify();
     },
     async close() {
       transporter.close();

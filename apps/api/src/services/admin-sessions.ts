@@ -8,6 +8,7 @@ import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import type { Db } from '../db/connect.ts';
 import { hashPassword, verifyPassword } from '../lib/password.ts';
 import { deriveKey } from '../lib/tokens.ts';
+import { hasControlCharacters } from '@velvet/validation/text';
 
 export const ADMIN_SESSION_HOURS = 8;
 const ISSUER = 'velvet-api';
@@ -37,7 +38,8 @@ export async function loginAdmin(
   const email = credentials.email.trim().toLowerCase();
   const password = credentials.password.slice(0, 1024);
   const user =
-    email.length <= 254
+    // No admin address is longer, or has control characters (U+0000 would be a PostgreSQL error).
+    email.length <= 254 && !hasControlCharacters(email)
       ? await deps.db.selectFrom('admin_users').select(['id', 'password_hash']).where('email', '=', email).executeTakeFirst()
       : undefined;
   const valid = await verifyPassword(password, user?.password_hash ?? (await unknownUserHash()));

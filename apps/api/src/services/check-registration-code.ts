@@ -2,10 +2,7 @@
  * The code check behind Query.registrationCodeDetails: is this invitation usable, who
  * sent it, and which countries (with their consent documents) can the visitor pick.
  */
-import {
-  REGISTRATION_CODE_MAX_LENGTH,
-  normalizeRegistrationCode,
-} from '@velvet/validation/registration-code';
+import { isRegistrationCodeFormat, normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { Db } from '../db/connect.ts';
 import type { Customization } from '../db/schema.ts';
 import type { CountryOption } from './list-country-options.ts';
@@ -52,7 +49,8 @@ export async function checkRegistrationCode(
 ): Promise<RegistrationCodeCheck> {
   const now = deps.now ?? new Date();
   const code = normalizeRegistrationCode(input.registrationCode);
-  if (code === '' || code.length > REGISTRATION_CODE_MAX_LENGTH) return INVALID;
+  // Input no issued code can have (too long, other characters, U+0000) is invalid without a look-up.
+  if (!isRegistrationCodeFormat(code)) return INVALID;
 
   const row = await deps.db
     .selectFrom('registration_codes as rc')

@@ -14,6 +14,7 @@ import {
   VARIANT_PATTERN,
   isTrackedEventName,
 } from '@velvet/validation/funnel';
+import { isRegistrationCodeFormat } from '@velvet/validation/registration-code';
 import type { Db } from '../db/connect.ts';
 
 export interface FunnelEventInput {
@@ -52,7 +53,7 @@ export async function recordFunnelEvents(
   const kept = events.filter((e) => isTrackedEventName(e.name) && FUNNEL_SESSION_PATTERN.test(e.sessionId));
   if (kept.length === 0) return { ok: true, stored: 0 };
 
-  const codes = [...new Set(kept.map((e) => e.registrationCode?.trim().toUpperCase()).filter((c): c is string => Boolean(c && c.length <= 64)))];
+  const codes = [...new Set(kept.map((e) => e.registrationCode?.trim().toUpperCase()).filter((c): c is string => c !== undefined && isRegistrationCodeFormat(c)))];
   const codeIds = new Map<string, string>();
   if (codes.length > 0) {
     const rows = await deps.db.selectFrom('registration_codes').select(['id', 'code']).where('code', 'in', codes).execute();

@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import { createAsyncQueue } from '../lib/async-queue.ts';
+import { DEFAULT_REDIS_PREFIX, closeRedis } from '../lib/redis.ts';
 import type { Logger } from '../logger.ts';
 
 export type RegistrationState = 'PENDING' | 'ACTIVE';
@@ -29,7 +30,9 @@ export interface RegistrationEvents {
 
 export interface RegistrationEventsOptions {
   redisUrl?: string | undefined;
-  /** Redis channel (tests use their own so parallel files do not hear each other). */
+  /** REDIS_PREFIX: the channel is `<prefix>registration-status`. */
+  prefix?: string;
+  /** Redis channel (tests use their own so parallel files do not hear each other); overrides prefix. */
   channel?: string;
   logger?: Logger;
 }
@@ -73,7 +76,7 @@ export function createRegistrationEvents(options: RegistrationEventsOptions = {}
     };
   }
 
-  const channel = options.channel ?? 'velvet:registration-status';
+  const channel = options.channel ?? `${options.prefix ?? DEFAULT_REDIS_PREFIX}registration-status`;
   const logger = options.logger;
   const publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
   const subscriber = new Redis(options.redisUrl);
@@ -104,11 +107,7 @@ export function createRegistrationEvents(options: RegistrationEventsOptions = {}
     ready: () => subscribed,
     async close() {
       local.removeAllListeners();
-      await Promise.all(
-        [publisher, subscriber].map((client) =>
-          client.status === 'end' ? undefined : client.quit().then(() => undefined, () => client.disconnect()),
-        ),
-      );
+      await Promise.all([publisher, subscriber].map((client) => closeRedis(client)));
     },
   };
 }

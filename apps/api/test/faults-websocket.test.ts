@@ -1,0 +1,90 @@
+/**
+ * A mutation sent over the WebSocket (docs/decisions/027): the client gets an answer for
+ * that operation — Yoga's BAD_REQUEST, mutations are POSTs — and the socket stays
+ * open and usable for a following subscription. A real server on a port, the graphql-ws
+ * client, and raw frames for what the protocol says.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createLogger } from '../src/logger.ts';
+import { createApiServer } from '../src/server.ts';
+import type { ApiServer } from '../src/server.ts';
+import { ENGINES, createTestDatabase } from './support/database.ts';
+import type { TestDatabase } from './support/database.ts';
+import { testEnv } from './support/env.ts';
+
+const MUTATION = 'mutation { recordFunnelEvents(events: []) }';
+const SUBSCRIPTION = 'subscription Status($id: String!) { registrationStatus(registrationId: $id) { state } }';
+
+describe.each(ENGINES)('a mutation over the WebSocket on %s', (engine) => {
+  let database: TestDatabase;
+  let api: ApiServer;
+  let url: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    const env = testEnv();
+    api = await createApiServer({ env, db: database.db, logger: createLogger(env) });
+    await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
+    url = `ws://127.0.0.1:${(api.server.address() as AddressInfo).port}/graphql`;
+  });
+  afterAll(async () => {
+    await api?.close();
+    await database?.close();
+  });
+
+  it('answers the operation with an error and keeps the socket for a subscription', async () => {
+    const socket = new WebSocket(url, 'graphql-transport-ws');
+    const frames: { type: string; id?: string; payload?: unknown }[] = [];
+    let closed: { code: number; reason: string } | undefined;
+    socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString()) as (typeof frames)[number]));
+    socket.on('close', (code: number, reason: Buffer) => (closed = { code, reason: reason.toString() }));
+    await once(socket, 'open');
+    const frame = async (predicate: (f: (typeof frames)[number]) => boolean) => {
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const found = frames.find(predicate);
+        if (found) return found;
+        if (closed) throw new Error(`socket closed ${closed.code} ${closed.reason}`);
+        if (Date.now() > deadline) throw new Error(`no such frame in ${JSON.stringify(frames)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+    await frame((f) => f.type === 'connection_ack');
+
+    socket.send(JSON.stringify({ id: 'm1', type: 'subscribe', payload: { query: MUTATION } }));
+    const answer = await frame((f) => f.id === 'm1' && (f.type === 'error' || f.type === 'next'));
+    const errors = (answer.type === 'error' ? answer.payload : (answer.payload as { errors?: unknown }).errors) as { message: string; extensions?: { code?: string } }[];
+    expect(errors.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
+    expect(errors[0]?.message).toBe('Can only perform a mutation operation from a POST request.');
+
+    // The same socket still serves a subscription.
+    socket.send(JSON.stringify({ id: 's1', type: 'subscribe', payload: { query: SUBSCRIPTION, variables: { id: 'no-such-registration' } } }));
+    // The subscription ran: an unknown registration is its NOT_FOUND answer (schema.graphql).
+    const next = await frame((f) => f.id === 's1' && (f.type === 'next' || f.type === 'error'));
+    expect(JSON.stringify(next.payload)).toContain('"code":"NOT_FOUND"');
+    expect(closed).toBeUndefined();
+    socket.close();
+  });
+
+  it('gives the graphql-ws client an error for that operation only', async () => {
+    const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    try {
+      const failure = await new Promise<unknown>((resolve, reject) => {
+        client.subscribe({ query: MUTATION }, { next: (value) => resolve(value), error: resolve, complete: () => reject(new Error('completed without an answer')) });
+      });
+      expect(JSON.stringify(failure)).toContain('BAD_REQUEST');
+      const second = await new Promise<unknown>((resolve, reject) => {
+        let value: unknown;
+        client.subscribe({ query: '{ countryDetails { country } }' }, { next: (data) => (value = data), error: reject, complete: () => resolve(value) });
+      });
+      expect(second).toEqual({ data: { countryDetails: { country: null } } });
+    } finally {
+      await client.dispose();
+    }
+  });
+});
