@@ -12,7 +12,7 @@ import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspect
 import { Kind } from 'graphql';
 import type { DocumentNode, ExecutionArgs, OperationDefinitionNode } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { createYoga, useErrorHandler } from 'graphql-yoga';
+import { createGraphQLError, createYoga, useErrorHandler } from 'graphql-yoga';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { GRAPHQL_PATH, HEALTH_PATH, apiSettings } from './config.ts';
@@ -259,6 +259,29 @@ function useBodyLimit(maxBytes: number): Plugin<ApiContext> {
   };
 }
 
+/**
+ * `variables` or `extensions` that are not JSON (a GET's query string, a form-encoded body) are
+ * the client's mistake: 400 with a message. Yoga's parsers let JSON.parse's SyntaxError
+ * through, which became a masked 500.
+ */
+function useMalformedParams(): Plugin<ApiContext> {
+  return {
+    onRequestParse({ requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      setRequestParser(async (request) => {
+        try {
+          return await requestParser(request);
+        } catch (error) {
+          if (error instanceof SyntaxError) {
+            throw createGraphQLError('Variables and extensions must be JSON.', { extensions: { http: { status: 400 } } });
+          }
+          throw error;
+        }
+      });
+    },
+  };
+}
+
 /** The innermost `originalError` of a (possibly repeatedly wrapped) GraphQL error. */
 function rootCause(error: unknown): unknown {
   let current = error;
@@ -416,6 +439,7 @@ export async function createYogaApp(options: {
       ...(settings.production ? [] : [useDevMailbox(env.DATA_DIR) as Plugin<ApiContext>]),
       ...(options.requestLog && !settings.production ? [useDevRequestLog(options.requestLog) as Plugin<ApiContext>, useOperationRecording(metaByRequest, options.requestLog)] : []),
       useBodyLimit(settings.maxBodyBytes),
+      useMalformedParams(),
       useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
       EnvelopArmorPlugin({
         maxDepth: { n: ARMOR_LIMITS.maxDepth },
