@@ -219,12 +219,15 @@ const TARGETS: Target[] = [
     variables: () =>
       variables({
         input: inputObject({
-          consentId: hostile(fc.uuid({ version: 4 })),
+          consentId: fc.oneof({ weight: 3, arbitrary: fc.uuid({ version: 4 }) }, { weight: 1, arbitrary: hostileText }),
           action: enumOf('ACCEPT_ALL', 'CUSTOM', 'REJECT_ALL'),
           analytics: boolish,
           marketing: boolish,
           source: enumOf('APP', 'BANNER', 'PREFERENCES'),
-          version: fc.oneof(fc.nat({ max: 12_000 }), fc.integer(), fc.constantFrom(0, 1, -1, 10_000, 10_001, 2 ** 31 - 1, -(2 ** 31))),
+          version: fc.oneof(
+            { weight: 3, arbitrary: fc.nat({ max: 10_000 }) },
+            { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.constantFrom(-1, 10_001, 2 ** 31 - 1, -(2 ** 31))) },
+          ),
           language: hostile(language),
           country: hostile(country),
         }),
@@ -279,7 +282,10 @@ const extraHeaders = fc.record(
     'x-session-id': headerValue,
     'x-source-page': headerValue,
     cookie: headerValue,
-    accept: fc.constantFrom('application/json', 'application/graphql-response+json', 'text/event-stream', 'multipart/mixed', '*/*', 'text/html'),
+    accept: fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom('application/json', 'application/graphql-response+json', '*/*') },
+      { weight: 1, arbitrary: fc.constantFrom('text/event-stream', 'multipart/mixed', 'text/html') },
+    ),
   },
   { requiredKeys: [] },
 );
