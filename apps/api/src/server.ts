@@ -13,7 +13,7 @@ import { GraphQLError, Kind, visit } from 'graphql';
 import { containsNul } from '@velvet/validation/text';
 import type { DocumentNode, ExecutionArgs, OperationDefinitionNode } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { createYoga, maskError, useErrorHandler } from 'graphql-yoga';
+import { createGraphQLError, createYoga, maskError, useErrorHandler } from 'graphql-yoga';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { GRAPHQL_PATH, HEALTH_PATH, apiSettings } from './config.ts';
@@ -300,6 +300,29 @@ function useNulGuard(): Plugin<ApiContext> {
   };
 }
 
+/**
+ * `variables` or `extensions` that are not JSON (a GET's query string, a form-encoded body) are
+ * the client's mistake: 400 with a message. Yoga's parsers let JSON.parse's SyntaxError
+ * through, which became a masked 500.
+ */
+function useMalformedParams(): Plugin<ApiContext> {
+  return {
+    onRequestParse({ requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      setRequestParser(async (request) => {
+        try {
+          return await requestParser(request);
+        } catch (error) {
+          if (error instanceof SyntaxError) {
+            throw createGraphQLError('Variables and extensions must be JSON.', { extensions: { http: { status: 400 } } });
+          }
+          throw error;
+        }
+      });
+    },
+  };
+}
+
 /** The innermost `originalError` of a (possibly repeatedly wrapped) GraphQL error. */
 function rootCause(error: unknown): unknown {
   let current = error;
@@ -479,6 +502,7 @@ export async function createYogaApp(options: {
       ...(settings.localAids ? [useDevMailbox(env.DATA_DIR) as Plugin<ApiContext>] : []),
       ...(options.requestLog && settings.localAids ? [useDevRequestLog(options.requestLog) as Plugin<ApiContext>, useOperationRecording(metaByRequest, options.requestLog)] : []),
       useBodyLimit(settings.maxBodyBytes),
+      useMalformedParams(),
       useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
       EnvelopArmorPlugin({
         maxDepth: { n: ARMOR_LIMITS.maxDepth },

@@ -216,6 +216,24 @@ describe('API server', () => {
       expect(fine.status).toBe(200);
     });
 
+    it('answers 400, not 500, to variables or extensions that are not JSON (found by the fuzz suite)', async () => {
+      const get = (search: string) =>
+        api.yoga.fetch(`http://localhost/graphql?query=${encodeURIComponent(COUNTRY)}&${search}`, {
+          headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1' },
+        });
+      const form = (search: string) =>
+        api.yoga.fetch('http://localhost/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-graphql-yoga-csrf': '1' },
+          body: `query=${encodeURIComponent(COUNTRY)}&${search}`,
+        });
+      for (const response of [await get('variables=%7B'), await get('extensions=nope'), await form('variables=%7B')]) {
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as { errors: { message: string }[] }).errors[0]?.message).toMatch(/JSON/);
+      }
+      expect((await get('variables=%7B%7D')).status).toBe(200);
+    });
+
     it('allows the web origin through CORS with credentials, and no other', async () => {
       const preflight = (origin: string) =>
         api.yoga.fetch('http://localhost/graphql', {

@@ -3,7 +3,7 @@
  * the flow cookie, validate a step with the shared schema, call `register`, and send the
  * visitor to the page of the outcome.
  */
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from './submission.server.ts';
 import { GENDERS, NAME_MAX_LENGTH, emailForm, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
 import type { SubmissionResult } from '@conform-to/react';
 import { redirect, type RouterContextProvider } from 'react-router';

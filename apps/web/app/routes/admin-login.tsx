@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '../lib/submission.server.ts';
 import { adminLoginForm } from '@velvet/validation/admin';
 import { Form, redirect } from 'react-router';
 import type { Route } from './+types/admin-login';

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '../lib/submission.server.ts';
 import { accessCodeForm } from '@velvet/validation/registration-code';
 import { useState } from 'react';
 import { Form } from 'react-router';

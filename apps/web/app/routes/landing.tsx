@@ -1,4 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '../lib/submission.server.ts';
 import { emailForm } from '@velvet/validation/registration';
 import { accessCodeForm } from '@velvet/validation/registration-code';
 import { lazy, Suspense, useEffect, useState } from 'react';

@@ -1,5 +1,5 @@
 import { getCollectionProps, getFormProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '../lib/submission.server.ts';
 import { verifySocialToken, type SocialClaims } from '@velvet/tokens/signed-token';
 import { data, Form, redirect } from 'react-router';
 import type { Route } from './+types/social-registration-second-step';

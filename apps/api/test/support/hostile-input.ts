@@ -1,0 +1,97 @@
+/**
+ * Generated hostile values for the fuzz suite (fast-check): well-typed but nasty strings,
+ * values of the wrong type, and helpers to take a fixed number of samples from a seed.
+ * Shared by apps/api/test/fuzz.test.ts and apps/web/test/fuzz.test.ts.
+ */
+import fc from 'fast-check';
+
+/** Characters that break naive code: controls, NUL, bidi and zero-width marks, lone surrogates, emoji, SQL/HTML metacharacters. */
+const SPECIAL = [
+  '\u0000', '\u0001', '\u0008', '\u001b', '\u007f', '\u0085', '\u00a0', '\u2028', '\u2029',
+  '\u200b', '\u200d', '\u200e', '\u200f', '\u202a', '\u202e', '\u2066', '\ufeff', '\ufffd', '\uffff',
+  '\ud800', '\udfff', '😀', '👩‍👩‍👧‍👦', '🏳️‍🌈', 'ẞ', 'İ', 'ﬃ', 'Å', 'Å', 'ä', 'مرحبا', 'שלום', '中文', '𝕏',
+  "'", '"', '`', ';', '--', '/*', '*/', '<', '>', '&', '\\', '%', '_', '$', '{', '}', '\n', '\r\n', '\t', ' ',
+];
+
+const PAYLOADS = [
+  "' OR '1'='1", "'; DROP TABLE members; --", '" OR ""="', '<script>alert(1)</script>', '<img src=x onerror=alert(1)>',
+  '{{7*7}}', '${7*7}', '%00', '%s%s%s%n', '../../../../etc/passwd', '__proto__', 'constructor', 'toString', 'null',
+  'undefined', 'NaN', 'true', '0', '-1', '1e309', 'javascript:alert(1)', '//evil.example', 'http://evil.example/',
+  '\\\\evil.example', 'data:text/html,<b>x</b>', '%zz%', '%C0%AE', '\u0000admin@example.test', 'a@b', '@', 'a@b.c\u0000',
+];
+
+/** Lengths around the limits of our fields (names 50, email 254, ids 128, source pages 512) and beyond them. */
+const LENGTHS = [0, 1, 49, 50, 51, 99, 100, 101, 127, 128, 129, 253, 254, 255, 256, 511, 512, 513, 1024, 4096, 20_000, 70_000];
+
+export const hostileText: fc.Arbitrary<string> = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.array(fc.constantFrom(...SPECIAL), { minLength: 1, maxLength: 12 }).map((parts) => parts.join('')),
+  fc.constantFrom(...PAYLOADS),
+  fc.tuple(fc.constantFrom(...LENGTHS), fc.constantFrom('a', 'é', '😀', '\u202e', '0', ' ', '<')).map(([n, c]) => c.repeat(n)),
+);
+
+/** Values of the wrong type for a string, number or boolean argument. */
+export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom(2 ** 31, -(2 ** 31) - 1, Number.MAX_SAFE_INTEGER + 2, 1e308, -0),
+  fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 }), { maxKeys: 3 }),
+);
+
+/** A string field: a plausible value half of the time, else a hostile string. */
+export function hostile<T>(typed: fc.Arbitrary<T>): fc.Arbitrary<T | string> {
+  return fc.oneof(typed, hostileText);
+}
+
+export const hostileEmail: fc.Arbitrary<string> = fc.oneof(
+  fc.emailAddress(),
+  fc.tuple(fc.emailAddress(), hostileText).map(([email, text]) => `${text}${email}`),
+  fc.tuple(fc.emailAddress(), hostileText).map(([email, text]) => `${email}${text}`),
+  fc.constantFrom(250, 251, 252, 253, 254, 255, 300).map((n) => `${'a'.repeat(n - '@example.test'.length)}@example.test`),
+  fc.constantFrom('ADMIN@EXAMPLE.TEST ', ' x@y.z', 'x@y', 'x@@y.z', 'x@y..z', '"a b"@example.test', 'ä@exämple.test', 'x@[127.0.0.1]'),
+  hostileText,
+);
+
+export const LANGUAGES = ['en', 'de', 'fr', 'it', 'nl', 'pl', 'sv'] as const;
+export const language = fc.oneof(fc.constantFrom(...LANGUAGES, 'EN', 'xx', 'en-GB', ''), hostileText);
+export const country = fc.oneof(fc.constantFrom('DE', 'AT', 'CH', 'NL', 'FR', 'IT', 'PL', 'SE', 'BE', 'US', 'de', 'ZZ', ''), hostileText);
+
+/** Exactly `runs` values of `arbitrary` from `seed` (the run is reproduced with the same seed). */
+export function samples<T>(arbitrary: fc.Arbitrary<T>, runs: number, seed: number): T[] {
+  return fc.sample(arbitrary, { numRuns: runs, seed });
+}
+
+/** The seed of this run: FUZZ_SEED when set (to reproduce a failure), else a fresh one. */
+export function fuzzSeed(): number {
+  const fromEnv = Number(process.env.FUZZ_SEED);
+  return Number.isSafeInteger(fromEnv) && process.env.FUZZ_SEED ? fromEnv : Math.floor(Math.random() * 2 ** 31);
+}
+
+/** `runs`, or FUZZ_RUNS when set: a longer hunt on a developer's machine (`FUZZ_RUNS=400`). */
+export function fuzzRuns(runs: number): number {
+  const fromEnv = Number(process.env.FUZZ_RUNS);
+  return Number.isSafeInteger(fromEnv) && fromEnv > 0 ? fromEnv : runs;
+}
+
+/** Runs `tasks` with at most `concurrency` in flight. */
+export async function inParallel<T>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      await task(items[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+/** A short, printable description of an input for failure messages. */
+export function describeInput(value: unknown, max = 400): string {
+  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' && item.length > 80 ? `${item.slice(0, 40)}…(${item.length} chars)` : item));
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
