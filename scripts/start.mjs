@@ -52,7 +52,8 @@ function launch(program, delay = FIRST_DELAY_MS) {
   const child = spawn(process.execPath, ['--enable-source-maps', program.file], {
     cwd: root,
     env: { ...program.env, ...env },
-    stdio: 'inherit',
+    // The IPC channel closes when this process ends, however it ends: the children stop with it.
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
   running.set(program.name, child);
   child.on('exit', (code, signal) => {

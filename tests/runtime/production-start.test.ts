@@ -130,3 +130,26 @@ describe('npm start with a deployment address', () => {
     expect(product.output()).not.toMatch(/starting it again/);
   });
 });
+
+describe('npm start killed outright', () => {
+  it('takes its programs with it, so nothing holds the ports against the next start', async () => {
+    const [port, apiPort] = [await freePort(), await freePort()];
+    const product = run(['scripts/start.mjs'], { PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir(), SEED_DEMO: 'false' });
+    await eventually('the product to start', async () => (product.output().includes('Velvet Rope is running') ? true : undefined), 90_000);
+    const pids = childrenOf(product.child.pid!).map((p) => p.pid);
+    expect(pids).toHaveLength(2);
+    product.child.kill('SIGKILL');
+    await product.exited;
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await eventually('both programs to stop', async () => (pids.some(alive) ? undefined : true), 15_000);
+    expect(await status(`http://127.0.0.1:${port}/healthz`)).toBeUndefined();
+    expect(await status(`http://127.0.0.1:${apiPort}/health`)).toBeUndefined();
+  });
+});

@@ -90,6 +90,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+  // Started by scripts/start.mjs with an IPC channel: if the supervisor dies (even by SIGKILL),
+  // stop too, rather than hold the port against the next start (ADR 026).
+  if (process.send) process.on('disconnect', () => shutdown('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

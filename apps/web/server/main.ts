@@ -27,6 +27,8 @@ async function main() {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  // Started by scripts/start.mjs with an IPC channel: stop with the supervisor, even if it was killed (ADR 026).
+  if (process.send) process.once('disconnect', stop);
 }
 
 main().catch((error: unknown) => {
