@@ -3,8 +3,10 @@
  * copy of React Router (two copies answer every page with "Invalid `context` value"), and the
  * API runs from its sources, restarted by tsx on change.
  */
+import { utimesSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataDir, eventually, freePort, run, status, type Running } from './support.ts';
+import { ROOT, dataDir, eventually, freePort, run, status, type Running } from './support.ts';
 
 describe('npm run dev', () => {
   let dev: Running;
@@ -39,5 +41,15 @@ describe('npm run dev', () => {
   it('serves GraphiQL from the API sources in development', async () => {
     const page = await fetch(`${api}/graphql`, { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type') ?? '').toMatch(/text\/html/);
+  });
+
+  it('restarts the API when one of its sources changes', async () => {
+    const listening = () => dev.output().match(/"msg":"API listening"/g)?.length ?? 0;
+    const before = listening();
+    expect(before).toBeGreaterThanOrEqual(1);
+    // A save without a change: only the file's time moves, nothing in the checkout differs.
+    const now = new Date();
+    utimesSync(path.join(ROOT, 'apps/api/src/server.ts'), now, now);
+    await eventually('the API to start again', async () => (listening() > before && (await status(`${api}/health`)) === 200 ? true : undefined), 60_000);
   });
 });
