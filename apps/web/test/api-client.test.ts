@@ -40,7 +40,7 @@ function contextFor(apiUrl: string) {
 const PAGE_LOAD = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 
 const request = new Request('http://localhost:3000/de/about-us?x=1', {
-  headers: { cookie: 'acq_token=tok123', 'accept-language': 'de-AT', 'cf-ipcountry': 'AT' },
+  headers: { cookie: 'acq_token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig_-1', 'accept-language': 'de-AT', 'cf-ipcountry': 'AT' },
 });
 
 describe('the web server’s API client', () => {
@@ -57,11 +57,25 @@ describe('the web server’s API client', () => {
     expect(seen['x-correlation-id']).toMatch(/^acq-web-[0-9a-f-]{36}$/);
     expect(seen['x-session-id']).toBe(PAGE_LOAD);
     expect(seen['x-source-page']).toBe('/de/about-us');
-    expect(seen.authorization).toBe('Bearer tok123');
+    expect(seen.authorization).toBe('Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig_-1');
     expect(seen['x-forwarded-for']).toBe('203.0.113.9');
     expect(seen['accept-language']).toBe('de-AT');
     expect(seen['cf-ipcountry']).toBe('AT');
     expect(JSON.parse(sent)).toMatchObject({ operationName: 'countryDetails' });
+  });
+
+  it('does not pass on an auth cookie that is no token, and the page still gets its answer (found by the fuzz suite)', async () => {
+    let seen: IncomingHttpHeaders = {};
+    const url = await fakeApi((headers, _body, respond) => {
+      seen = headers;
+      respond(200, { data: { countryDetails: { country: 'AT' } } });
+    });
+    // A cookie's bytes arrive as Latin-1 (the second: UTF-8 bytes sent raw); the first decodes to a character past Latin-1.
+    for (const cookie of ['acq_token=%F0%B2%A9%AC', `acq_token=${Buffer.from('𲩬').toString('latin1')}`, 'acq_token={{7*7}}', `acq_token=${'a.'.repeat(3000)}a`]) {
+      const hostile = new Request('http://localhost:3000/it/app', { headers: { cookie } });
+      expect(await callApi(getCountryDetails, {}, { request: hostile, context: contextFor(url) })).toEqual({ ok: true, data: { countryDetails: { country: 'AT' } } });
+      expect(seen.authorization).toBeUndefined();
+    }
   });
 
   it('sends a data request’s page load and page, not its .data path nor the web server’s own correlation id', async () => {

@@ -12,6 +12,9 @@ import type { Operation } from './operations.ts';
 import { correlationId } from './page-load.ts';
 import { pageLoadOf } from './page-load.server.ts';
 
+/** A compact JWS: base64url parts joined by dots, within a header's reasonable size. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+){2}$/;
+
 export const GRAPHQL_TIMEOUT_MS = 30_000;
 
 export type ApiFailure =
@@ -67,7 +70,9 @@ export async function callApi<TData, TVariables>(
   }
   if (info.clientIp) headers.set('x-forwarded-for', info.clientIp);
   const token = explicitToken ?? readCookie(request.headers.get('cookie'), AUTH_COOKIE);
-  if (token) headers.set('authorization', `Bearer ${token}`);
+  // Only a token that could be one (a JWT's characters): a hostile cookie is not sent on, and
+  // never breaks the page (a header takes no characters beyond Latin-1).
+  if (token && token.length <= 4096 && TOKEN_SHAPE.test(token)) headers.set('authorization', `Bearer ${token}`);
 
   /** The application-level hook for GraphQL and network errors (spec §8): every failure passes here. */
   const failed = (error: ApiFailure, status?: number, codes?: string[]): ApiResult<TData> => {
