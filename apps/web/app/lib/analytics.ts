@@ -11,7 +11,7 @@
  */
 import { isTrackedEventName } from '@velvet/validation/funnel';
 import { consentState, startConsent, subscribeConsent } from './consent.ts';
-import type { RegistrationFlow } from './landing-variants.ts';
+import type { RegistrationFlow } from '@velvet/validation/registration';
 import { sendFunnelEvent } from './funnel.ts';
 import { whenRuntimeConfig } from './runtime-config.ts';
 import { assertTagManagerId, loadTagManager } from './tag-manager.ts';
