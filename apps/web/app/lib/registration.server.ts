@@ -188,15 +188,11 @@ export async function handleRegistration(
     throw redirect(localizedPath(prefix, '/registration/formstarted', invitationQuery(invitation)));
   }
 
-  // The legal versions the visitor saw: posted by this form, or kept from the lean flow's first step.
-  let termsPkString = flow.termsPkString;
-  let dataPolicyPkString = flow.dataPolicyPkString;
-  if (intent === 'one-step') {
-    const option = postedLegalVersions(formData, country);
-    if (!option) return formResult(submission, { fieldErrors: { country: ['validation.country'] } });
-    termsPkString = option.termsPkString;
-    dataPolicyPkString = option.dataPolicyPkString;
-  }
+  // The legal versions the visitor saw: posted by this form, or kept from the lean flow's first
+  // step. `register` compares them with the versions in force (none posted: validation.legalVersion).
+  const shown = intent === 'one-step' ? postedLegalVersions(formData, country) : flow;
+  const termsPkString = shown?.termsPkString;
+  const dataPolicyPkString = shown?.dataPolicyPkString;
 
   const input: RegisterInput = {
     registrationCode: invitation.code,

@@ -109,8 +109,7 @@ export async function action(args: Route.ActionArgs) {
   const value = submission.value;
 
   // The versions this page showed for the chosen country: completeSocialRegistration checks them and the code.
-  const option = postedLegalVersions(formData, value.country);
-  if (!option) return reply({ fieldErrors: { country: ['validation.country'] } });
+  const shown = postedLegalVersions(formData, value.country);
 
   const input: CompleteSocialRegistrationInput = {
     token,
@@ -124,8 +123,8 @@ export async function action(args: Route.ActionArgs) {
     country: value.country,
     newsletter: value.newsletter,
     termsAccepted: true,
-    termsPkString: option.termsPkString,
-    dataPolicyPkString: option.dataPolicyPkString,
+    termsPkString: shown?.termsPkString ?? '',
+    dataPolicyPkString: shown?.dataPolicyPkString ?? '',
     language: locale,
     shoppingPreferences: value.shoppingPreferences,
   };
@@ -158,8 +157,8 @@ export async function action(args: Route.ActionArgs) {
       registrationCountry: value.country,
       registrationNewsLetter: value.newsletter,
       registrationTermsAndConditions: true,
-      termsPkString: option.termsPkString,
-      dataPolicyPkString: option.dataPolicyPkString,
+      termsPkString: input.termsPkString,
+      dataPolicyPkString: input.dataPolicyPkString,
       // Only this visitor's own new registration carries an id (never an address that was already known).
       registrationId: payload.registrationId ?? undefined,
       registrationFlow: 'socialRegistration',
