@@ -50,8 +50,7 @@ export const accessCodeForm = z.object({ code: accessCode });
  * The order is the order of what the visitor most needs to hear: the first blocking error of a
  * check decides.
  */
-export const DENY_REASONS = ['invalid', 'invalid-link', 'expired', 'no-balance', 'referrer'] as const;
-export type DenyReason = (typeof DENY_REASONS)[number];
+export type DenyReason = 'invalid' | 'invalid-link' | 'expired' | 'no-balance' | 'referrer';
 
 export interface Refusal {
   reason: DenyReason;
@@ -106,10 +105,6 @@ export const REGISTRATION_CODE_ERROR_TABLE = {
 
 export type RegistrationCodeError = keyof typeof REGISTRATION_CODE_ERROR_TABLE;
 export const REGISTRATION_CODE_ERRORS = Object.keys(REGISTRATION_CODE_ERROR_TABLE) as RegistrationCodeError[];
-
-export function isRegistrationCodeError(value: unknown): value is RegistrationCodeError {
-  return typeof value === 'string' && Object.hasOwn(REGISTRATION_CODE_ERROR_TABLE, value);
-}
 
 /** True for every error that makes the code unusable (all but CUSTOMIZATION_MISSING). */
 export function isBlocking(error: RegistrationCodeError): boolean {

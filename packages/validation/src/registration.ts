@@ -129,12 +129,10 @@ export function isRegistrationFlow(value: unknown): value is RegistrationFlow {
 }
 
 /** The GraphQL enum RegistrationFlow: which form a registration came through. */
-export const API_REGISTRATION_FLOWS = ['DEFAULT', 'LEAN', 'SOCIAL'] as const;
-export type ApiRegistrationFlow = (typeof API_REGISTRATION_FLOWS)[number];
+export type ApiRegistrationFlow = 'DEFAULT' | 'LEAN' | 'SOCIAL';
 
 /** The outcomes of Mutation.register (the social second step adds ACTIVATED). */
-export const REGISTRATION_OUTCOMES = ['FORM_FINISHED', 'ACCOUNT_ACTIVE', 'ACCOUNT_PENDING'] as const;
-export type RegistrationOutcome = (typeof REGISTRATION_OUTCOMES)[number];
+export type RegistrationOutcome = 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING';
 
 /**
  * The steps of the registration form, posted as its `intent`: the one-step form, or the lean
