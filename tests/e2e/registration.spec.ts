@@ -229,6 +229,24 @@ test.describe('registration and activation', () => {
     expect(posts).toHaveLength(1);
   });
 
+  test('the form sends back the legal versions it showed: terms no longer in force are refused, nothing is registered', async ({ page, invitation }) => {
+    const email = uniqueEmail('old-terms');
+    await page.goto(`/registration/formstarted?rc=${invitation.code}`);
+    await fillOneStep(page, 'en', { gender: 'male', firstName: 'Jonas', lastName: 'Berg', email, country: 'DE' });
+    // The page was rendered under terms that have since been replaced.
+    const shown = page.locator('input[type="hidden"][name="legalVersions"][value^="DE "]');
+    await expect(shown).toHaveAttribute('value', /^DE terms-DE-\S+ data-policy-DE-\S+$/);
+    await shown.evaluate((input: HTMLInputElement) => (input.value = 'DE terms-DE-2025-01 data-policy-DE-2026-01'));
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+    await expect(page.getByText(text('en', 'validation.legalVersion'))).toBeVisible();
+    await expect(page).toHaveURL(/\/registration\/formstarted\?rc=/);
+    // Read again, the page shows the versions in force, and agreeing to those registers.
+    await page.reload();
+    await fillOneStep(page, 'en', { gender: 'male', firstName: 'Jonas', lastName: 'Berg', email, country: 'DE' });
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+    await expect(page).toHaveURL(/\/registration\/formfinished$/);
+  });
+
   test('an unknown or malformed activation id says the link is invalid', async ({ page }) => {
     await page.goto(`/fr/registration/activateaccount?activationId=${'A'.repeat(43)}`);
     await expect(page).toHaveURL(/\/fr\/registration\/activateaccountError\?error=invalid$/);
@@ -311,6 +329,8 @@ test.describe('registration without JavaScript', () => {
     await expect(page.getByText(text('fr', 'validation.email'), { exact: true })).toBeVisible();
     await expect(page.getByLabel(text('fr', 'registration.firstName'))).toHaveValue('Élise');
     await page.getByLabel(text('fr', 'registration.email')).fill(email);
+    // Another country without scripts: the form carries every offered country's legal versions.
+    await page.getByLabel(text('fr', 'registration.country')).selectOption('AT');
     await page.getByRole('checkbox', { name: plain('fr', 'registration.terms') }).check();
     await page.getByRole('button', { name: text('fr', 'registration.submit') }).click();
     await expect(page).toHaveURL(/\/fr\/registration\/formfinished$/);

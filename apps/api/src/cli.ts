@@ -11,13 +11,14 @@ import type { Env } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import type { Db } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { CUSTOMIZATIONS } from './db/schema.ts';
+import { CUSTOMIZATIONS } from '@velvet/validation/customization';
 import { seedAdminUser, seedDemoData } from './db/seed.ts';
 import { OUTBOX_STATUSES } from './db/schema.ts';
 import type { OutboxStatus } from './db/schema.ts';
 import { listOutbox, retryOutboxRow } from './services/manage-outbox.ts';
 import type { OutboxSummary } from './services/manage-outbox.ts';
 import { createAdminUser } from './services/create-admin-user.ts';
+import { lobbyUrl } from './services/request-lobby-link.ts';
 import { createRegistrationCode } from './services/create-registration-code.ts';
 import { setMemberBlocked } from './services/block-member.ts';
 import { listRegistrationCodes } from './services/list-registration-codes.ts';
@@ -369,9 +370,7 @@ export function buildProgram(): Command {
       const days = options.days ?? LOBBY_TOKEN_DEFAULT_DAYS;
       const now = new Date();
       const signed = await signLobbyToken({ email: options.email }, env.APP_SECRET, days * 86_400, now);
-      const url = new URL(`${env.PUBLIC_URL}/lobby`);
-      url.searchParams.set('token', signed);
-      console.log(url.toString());
+      console.log(lobbyUrl(env.PUBLIC_URL, 'en', signed));
       console.error(`valid until ${new Date(Math.floor(now.getTime() / 1000) * 1000 + days * 86_400_000).toISOString()}`);
     });
 

@@ -1,10 +1,10 @@
 /** Mutation.activateAccount and Query.registrationStatus, on SQLite and PostgreSQL. */
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Customization } from '../src/db/schema.ts';
+import type { Customization } from '@velvet/validation/customization';
 import { hashToken } from '../src/lib/tokens.ts';
 import { ACTIVATION_VALIDITY_DAYS } from '../src/services/activation-links.ts';
-import { WELCOME_VOUCHER_VALIDITY_DAYS } from '../src/services/welcome-voucher.ts';
+import { WELCOME_VOUCHER_VALIDITY_DAYS } from '@velvet/validation/customization';
 import { createTestApi } from './support/api.ts';
 import type { TestApi } from './support/api.ts';
 import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';

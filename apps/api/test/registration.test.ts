@@ -206,6 +206,48 @@ describe.each(ENGINES)('register on %s', (engine) => {
     });
   });
 
+  describe('legal versions', () => {
+    const DETAILS = /* GraphQL */ `query details($registrationCode: String!) {
+      registrationCodeDetails(registrationCode: $registrationCode) { countryOptions { isoCode termsPkString dataPolicyPkString } }
+    }`;
+
+    it('refuses the versions the form showed once newer ones are in force, and takes the current ones', async () => {
+      const { code } = await insertCode(database.db);
+      const members = await count(database.db, 'members');
+      const published = '2026-12-01T09:00:00.000Z';
+      await database.db.insertInto('legal_documents').values({ country: 'DE', kind: 'terms', pk_string: 'terms-DE-2026-12', published_at: published }).execute();
+      try {
+        // The page renders the form the evening before the new terms come into force…
+        api.clock.fix('2026-11-30T21:00:00.000Z');
+        const { body } = await graphql<{ registrationCodeDetails: { countryOptions: { isoCode: string; termsPkString: string; dataPolicyPkString: string }[] } }>(
+          api.yoga,
+          DETAILS,
+          { variables: { registrationCode: code } },
+        );
+        const shown = body.data?.registrationCodeDetails.countryOptions.find((o) => o.isoCode === 'DE');
+        expect(shown).toEqual({ isoCode: 'DE', termsPkString: 'terms-DE-2026-01', dataPolicyPkString: 'data-policy-DE-2026-01' });
+        // …and the visitor submits it the next morning: they agreed to terms no longer in force.
+        api.clock.fix('2026-12-01T09:30:00.000Z');
+        const refused = await register({ registrationCode: code, termsPkString: shown?.termsPkString, dataPolicyPkString: shown?.dataPolicyPkString });
+        expect(refused).toEqual({
+          outcome: null,
+          registrationId: null,
+          fieldErrors: [{ field: 'termsAccepted', code: 'validation.legalVersion' }],
+          codeErrors: [],
+        });
+        expect(await count(database.db, 'members')).toBe(members);
+        expect(await count(database.db, 'consents')).toBe(0);
+        // Shown the current terms, the same visitor registers, and the consent names that version.
+        const accepted = await register({ registrationCode: code, termsPkString: 'terms-DE-2026-12', dataPolicyPkString: 'data-policy-DE-2026-01' });
+        expect(accepted.outcome).toBe('FORM_FINISHED');
+        const consent = await database.db.selectFrom('consents').select(['terms_pk_string', 'data_policy_pk_string']).executeTakeFirstOrThrow();
+        expect(consent).toEqual({ terms_pk_string: 'terms-DE-2026-12', data_policy_pk_string: 'data-policy-DE-2026-01' });
+      } finally {
+        await database.db.deleteFrom('legal_documents').where('pk_string', '=', 'terms-DE-2026-12').execute();
+      }
+    });
+  });
+
   describe('code errors', () => {
     it.each([
       ['an unknown code', {}, 'NO-SUCH-CODE', ['REGISTRATION_CODE_INVALID']],

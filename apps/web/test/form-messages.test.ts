@@ -13,7 +13,7 @@ import { emailForm, leanStep1Form, leanStep2Form, registrationForm } from '@velv
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { socialSecondStepForm } from '../app/lib/social-registration.ts';
+import { socialSecondStepForm } from '@velvet/validation/registration';
 
 const text = fc.oneof(
   fc.constantFrom('', ' ', '   ', '\t\n', '\u00a0', 'Zoë', 'Łukasiewicz-Öström', '<script>', 'a@b.example', 'WELCOME 2026', '=1+1'),

@@ -114,3 +114,72 @@ export const registrationForm = z.object({
 export const leanStep1Form = registrationForm.pick({ email: true, country: true, newsletter: true, termsAccepted: true });
 /** Step 2 of the lean flow (spec §3: gender, first name, last name, Continue). */
 export const leanStep2Form = registrationForm.pick({ gender: true, firstName: true, lastName: true });
+
+/**
+ * The registration flow values of spec §3, as the web tracks where a registration stands: a
+ * campaign starts in `default` (one step), `leanStep1` (the email first) or
+ * `socialRegistration` (the identity provider first); the lean flow moves on to `leanStep2`
+ * (the names) once its first step is submitted (ADR 008).
+ */
+export const REGISTRATION_FLOWS = ['default', 'leanStep1', 'leanStep2', 'socialRegistration'] as const;
+export type RegistrationFlow = (typeof REGISTRATION_FLOWS)[number];
+
+export function isRegistrationFlow(value: unknown): value is RegistrationFlow {
+  return typeof value === 'string' && (REGISTRATION_FLOWS as readonly string[]).includes(value);
+}
+
+/** The GraphQL enum RegistrationFlow: which form a registration came through. */
+export type ApiRegistrationFlow = 'DEFAULT' | 'LEAN' | 'SOCIAL';
+
+/** The outcomes of Mutation.register (the social second step adds ACTIVATED). */
+export type RegistrationOutcome = 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING';
+
+/**
+ * The steps of the registration form, posted as its `intent`: the one-step form, or the lean
+ * flow's first (email, country, consent) and second (gender, names) step.
+ */
+export const REGISTRATION_STEPS = ['one-step', 'lean-1', 'lean-2'] as const;
+export type RegistrationStep = (typeof REGISTRATION_STEPS)[number];
+
+export function isRegistrationStep(value: unknown): value is RegistrationStep {
+  return typeof value === 'string' && (REGISTRATION_STEPS as readonly string[]).includes(value);
+}
+
+/** The GraphQL enum ShoppingPreference, in the order the social second step offers them. */
+export const SHOPPING_PREFERENCES = ['WOMEN', 'MEN', 'KIDS', 'HOME', 'BEAUTY', 'LUXURY', 'SPORT'] as const;
+export type ShoppingPreference = (typeof SHOPPING_PREFERENCES)[number];
+
+/** The social second step's "choose at least one". */
+export const PREFERENCES_MESSAGE_ID = 'validation.preferences';
+
+/** At least one of the offered preferences, each at most once. */
+export const shoppingPreferences = z
+  .array(z.enum(SHOPPING_PREFERENCES, { error: PREFERENCES_MESSAGE_ID }), { error: PREFERENCES_MESSAGE_ID })
+  .min(1, { error: PREFERENCES_MESSAGE_ID })
+  .transform((values) => [...new Set(values)]);
+
+/** A field the page did not show: whatever arrives for it is dropped. */
+const notAsked = z.string().optional().transform(() => undefined);
+
+/** Which names the page asks for: those the provider did not give (in a form we accept). */
+export interface AskedNames {
+  firstName: boolean;
+  lastName: boolean;
+}
+
+/**
+ * The social second step's form (spec §2, §3 "social-registration-2nd-step"): what the
+ * provider did not tell us, the country with its legal documents, consent, and shopping
+ * preferences.
+ */
+export function socialSecondStepForm(ask: AskedNames) {
+  return z.object({
+    gender,
+    firstName: ask.firstName ? firstName : notAsked,
+    lastName: ask.lastName ? lastName : notAsked,
+    country,
+    newsletter,
+    termsAccepted,
+    shoppingPreferences,
+  });
+}

@@ -164,7 +164,12 @@ export async function registerThroughForm(
   person: Partial<Registrant> & { prefix?: string } = {},
 ): Promise<{ email: string; location: string }> {
   const email = person.email ?? uniqueEmail('form');
-  const response = await page.request.post(`${person.prefix ?? ''}/registration/formstarted?rc=${encodeURIComponent(code)}`, {
+  const form = `${person.prefix ?? ''}/registration/formstarted?rc=${encodeURIComponent(code)}`;
+  // The legal versions the form rendered for Germany go back with it, as a browser posts its hidden fields.
+  const rendered = await (await page.request.get(form)).text();
+  const legalVersions = /name="legalVersions" value="(DE [^"]+)"/.exec(rendered)?.[1];
+  if (!legalVersions) throw new Error(`the form for ${code} offers no DE: is the code valid?`);
+  const response = await page.request.post(form, {
     headers: { origin: E2E.base },
     form: {
       intent: 'one-step',
@@ -174,6 +179,7 @@ export async function registerThroughForm(
       email,
       country: 'DE',
       termsAccepted: 'on',
+      legalVersions,
     },
     maxRedirects: 0,
   });

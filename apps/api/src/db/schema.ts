@@ -6,6 +6,8 @@
  * - booleans are real booleans in the application (`integer` 0/1 on SQLite, converted
  *   both ways by `SqliteBooleanPlugin`; `boolean` on PostgreSQL).
  */
+import type { Customization } from '@velvet/validation/customization';
+import type { ShoppingPreference } from '@velvet/validation/registration';
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
 /** An ISO-8601 UTC timestamp such as `2026-11-22T10:00:00.000Z`. */
@@ -19,25 +21,6 @@ export type LegalDocumentKind = (typeof LEGAL_DOCUMENT_KINDS)[number];
 
 export const OUTBOX_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
-
-/** The landing-text variants a registration code can carry (spec §3). */
-export const CUSTOMIZATIONS = [
-  'default',
-  'social',
-  'viral',
-  'viralProductShare',
-  'daba',
-  'social-10-percent-no-mov',
-  'social-15-percent-no-mov',
-  'social-15-percent-mov',
-  'social-20-percent-mov',
-  'social-registration',
-] as const;
-export type Customization = (typeof CUSTOMIZATIONS)[number];
-
-export function isCustomization(value: unknown): value is Customization {
-  return typeof value === 'string' && (CUSTOMIZATIONS as readonly string[]).includes(value);
-}
 
 export interface MembersTable {
   id: string;
@@ -188,9 +171,6 @@ export interface MembershipApplicationsTable {
   selected_at: Timestamp | null;
   registration_code_id: string | null;
 }
-
-export const SHOPPING_PREFERENCES = ['WOMEN', 'MEN', 'KIDS', 'HOME', 'BEAUTY', 'LUXURY', 'SPORT'] as const;
-export type ShoppingPreference = (typeof SHOPPING_PREFERENCES)[number];
 
 /** What a member likes to shop (the social second step), one row per preference. */
 export interface MemberPreferencesTable {

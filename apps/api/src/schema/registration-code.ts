@@ -1,28 +1,15 @@
+import { REGISTRATION_CODE_ERROR_TABLE, REGISTRATION_CODE_ERRORS } from '@velvet/validation/registration-code';
+import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import { enforceRateLimit } from '../rate-limit.ts';
 import { checkRegistrationCode } from '../services/check-registration-code.ts';
 import type { RegistrationCodeCheck } from '../services/check-registration-code.ts';
 import type { CountryOption } from '../services/list-country-options.ts';
-import { REGISTRATION_CODE_ERRORS } from '../services/registration-code-errors.ts';
-import type { RegistrationCodeError } from '../services/registration-code-errors.ts';
 import { builder } from './builder.ts';
-
-const ERROR_DESCRIPTIONS: Record<RegistrationCodeError, string> = {
-  CUSTOMIZATION_MISSING:
-    'Informational, not blocking: the code has no landing texts for the requested slug; show the default texts.',
-  INVITER_INVALID: 'Blocking: the inviting member is not active.',
-  REFERER_INVALID: 'Blocking: the visitor came from a forbidden referrer (coupon, forum, search, social, mail or translation site).',
-  REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS:
-    'Blocking: the invitations left are all taken by registrations that still await activation.',
-  REGISTRATION_CODE_INVALID: 'Blocking: the code is unknown or disabled, or the validityTimestamp is not genuine.',
-  REGISTRATION_CODE_NO_BALANCE_LEFT: 'Blocking: the inviter has no invitations left.',
-  REGISTRATION_CODE_EXPIRED: 'Blocking: the code or the registration link has expired.',
-  REGISTRATION_TIMESTAMP_MISSING: 'Blocking: the code may only be used through a generated registration link.',
-};
 
 export const RegistrationCodeErrorEnum = builder.enumType('RegistrationCodeError', {
   description: 'Why a registration code cannot be used. Every value except CUSTOMIZATION_MISSING is blocking.',
   values: Object.fromEntries(
-    REGISTRATION_CODE_ERRORS.map((name) => [name, { value: name, description: ERROR_DESCRIPTIONS[name] }]),
+    REGISTRATION_CODE_ERRORS.map((name) => [name, { value: name, description: REGISTRATION_CODE_ERROR_TABLE[name].description }]),
   ) as Record<RegistrationCodeError, { value: RegistrationCodeError; description: string }>,
 });
 

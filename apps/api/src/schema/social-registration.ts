@@ -1,5 +1,5 @@
-import { SHOPPING_PREFERENCES } from '../db/schema.ts';
-import type { ShoppingPreference } from '../db/schema.ts';
+import { SHOPPING_PREFERENCES } from '@velvet/validation/registration';
+import type { ShoppingPreference } from '@velvet/validation/registration';
 import { enforceRateLimit } from '../rate-limit.ts';
 import { completeSocialRegistration } from '../services/complete-social-registration.ts';
 import { issueMemberToken } from '../services/member-identity.ts';

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isLocale } from '@velvet/i18n/locales';
+import { siteUrl } from '@velvet/validation/links';
 import type { Locale } from '@velvet/i18n/locales';
 import type { ActivationReason, Database } from '../db/schema.ts';
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
@@ -16,11 +17,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The public path of the activation page (spec §2), under the language prefix except for English. */
 export function activationUrl(publicUrl: string, locale: string, activationId: string): string {
-  const lang = isLocale(locale) ? locale : 'en';
-  const prefix = lang === 'en' ? '' : `/${lang}`;
-  const url = new URL(`${publicUrl.replace(/\/$/, '')}${prefix}/registration/activateaccount`);
-  url.searchParams.set('activationId', activationId);
-  return url.toString();
+  return siteUrl(publicUrl, isLocale(locale) ? locale : 'en', '/registration/activateaccount', { activationId });
 }
 
 export interface IssueActivationInput {

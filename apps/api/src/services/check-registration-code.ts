@@ -2,15 +2,14 @@
  * The code check behind Query.registrationCodeDetails: is this invitation usable, who
  * sent it, and which countries (with their consent documents) can the visitor pick.
  */
-import { isRegistrationCodeFormat, normalizeRegistrationCode } from '@velvet/validation/registration-code';
+import type { Customization } from '@velvet/validation/customization';
+import { isBlocking, isRegistrationCodeFormat, normalizeRegistrationCode } from '@velvet/validation/registration-code';
+import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Db } from '../db/connect.ts';
-import type { Customization } from '../db/schema.ts';
 import type { CountryOption } from './list-country-options.ts';
 import { listCountryOptions } from './list-country-options.ts';
 import { heldPlaces } from './invitation-places.ts';
 import { isReferrerBlocked } from './referrer-blocklist.ts';
-import type { RegistrationCodeError } from './registration-code-errors.ts';
-import { isBlocking } from './registration-code-errors.ts';
 import { verifyValidityTimestamp } from './registration-link.ts';
 
 export interface CheckRegistrationCodeInput {

@@ -10,11 +10,11 @@
  */
 import { verifySocialToken } from '@velvet/tokens/signed-token';
 import type { Gender } from '@velvet/validation/registration';
-import type { ShoppingPreference } from '../db/schema.ts';
+import type { ShoppingPreference } from '@velvet/validation/registration';
 import type { IssuedWelcomeVoucher } from './member-activation.ts';
 import type { FieldError, RegisterDeps, RegistrationRunOutcome } from './register-member.ts';
 import { runRegistration } from './register-member.ts';
-import type { RegistrationCodeError } from './registration-code-errors.ts';
+import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { TokenError } from './token-errors.ts';
 import { tokenError } from './token-errors.ts';
 

@@ -3,10 +3,10 @@
  * then a signed link valid REGISTRATION_LINK_VALIDITY_DAYS. A missing validityTimestamp is
  * not an error here: making one is the point (link-only codes need exactly this).
  */
+import { isBlocking } from '@velvet/validation/registration-code';
+import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Db } from '../db/connect.ts';
 import { checkRegistrationCode } from './check-registration-code.ts';
-import type { RegistrationCodeError } from './registration-code-errors.ts';
-import { isBlocking } from './registration-code-errors.ts';
 import { createRegistrationLink } from './registration-link.ts';
 
 export interface GeneratedLink {

@@ -1,6 +1,7 @@
 /** All registration codes with their inviter, usage and state (admin CLI `code list`). */
 import type { Db } from '../db/connect.ts';
-import type { Customization, MemberStatus } from '../db/schema.ts';
+import type { Customization } from '@velvet/validation/customization';
+import type { MemberStatus } from '../db/schema.ts';
 
 export type RegistrationCodeState = 'valid' | 'expired' | 'no balance' | 'full' | 'disabled' | 'inviter invalid';
 

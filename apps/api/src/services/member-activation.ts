@@ -5,13 +5,10 @@
  * the member's row, so balance and status are read and written without a race.
  */
 import type { Kysely } from 'kysely';
-import type { Customization, Database } from '../db/schema.ts';
-import {
-  WELCOME_VOUCHER_CURRENCY,
-  WELCOME_VOUCHER_VALIDITY_DAYS,
-  generateVoucherCode,
-  welcomeVoucherTerms,
-} from './welcome-voucher.ts';
+import { WELCOME_VOUCHER_CURRENCY, WELCOME_VOUCHER_VALIDITY_DAYS, voucherFor } from '@velvet/validation/customization';
+import type { Customization } from '@velvet/validation/customization';
+import type { Database } from '../db/schema.ts';
+import { generateVoucherCode } from './welcome-voucher.ts';
 
 export interface IssuedWelcomeVoucher {
   percent: number;
@@ -44,7 +41,7 @@ export async function grantWelcomeVoucher(
   customization: Customization | null,
   now: Date,
 ): Promise<IssuedWelcomeVoucher> {
-  const terms = welcomeVoucherTerms(customization);
+  const terms = voucherFor(customization);
   const voucher: IssuedWelcomeVoucher = {
     percent: terms.percent,
     minimumOrderValue: terms.minimumOrderValue,

@@ -13,6 +13,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { isLocale } from '@velvet/i18n/locales';
 import type { Locale } from '@velvet/i18n/locales';
 import { email as emailField } from '@velvet/validation/registration';
+import { invitationSearch, siteUrl } from '@velvet/validation/links';
 import type { Db } from '../db/connect.ts';
 import { lockRow } from '../db/lock.ts';
 import type { Database } from '../db/schema.ts';
@@ -33,10 +34,7 @@ const CODE_ATTEMPTS = 5;
 
 /** The landing page with the code: `${PUBLIC_URL}[/<lang> unless en]/?rc=<CODE>`. */
 export function invitationUrl(publicUrl: string, locale: string, code: string): string {
-  const lang = isLocale(locale) ? locale : 'en';
-  const url = new URL(`${publicUrl.replace(/\/$/, '')}${lang === 'en' ? '' : `/${lang}`}/`);
-  url.searchParams.set('rc', code);
-  return url.toString();
+  return siteUrl(publicUrl, isLocale(locale) ? locale : 'en', '/', invitationSearch({ code }));
 }
 
 /** The member "Velvet Rope" that personal codes name as their inviter; created on first use. */

@@ -29,12 +29,16 @@ import {
   gender as genderField,
   lastName as lastNameField,
 } from '@velvet/validation/registration';
-import type { Gender } from '@velvet/validation/registration';
+import type { ApiRegistrationFlow, Gender, RegistrationOutcome, ShoppingPreference } from '@velvet/validation/registration';
+import { PREFERENCES_MESSAGE_ID } from '@velvet/validation/registration';
+import { isBlocking } from '@velvet/validation/registration-code';
+import type { RegistrationCodeError } from '@velvet/validation/registration-code';
+import type { Customization } from '@velvet/validation/customization';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/connect.ts';
 import { lockRow } from '../db/lock.ts';
-import type { Customization, Database, ShoppingPreference } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import type { Logger } from '../logger.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
@@ -44,13 +48,8 @@ import { heldPlaces, holdsPlace } from './invitation-places.ts';
 import { listCountryOptions } from './list-country-options.ts';
 import { activatePendingMember, grantWelcomeVoucher, spendInvitation } from './member-activation.ts';
 import type { IssuedWelcomeVoucher } from './member-activation.ts';
-import type { RegistrationCodeError } from './registration-code-errors.ts';
-import { isBlocking } from './registration-code-errors.ts';
 import type { RegistrationEvents } from './registration-events.ts';
 
-export const REGISTRATION_FLOWS = ['DEFAULT', 'LEAN', 'SOCIAL'] as const;
-export type RegistrationFlow = (typeof REGISTRATION_FLOWS)[number];
-export type RegistrationOutcome = 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING';
 /** The outcomes of the shared path: ACTIVATED only when the address is vouched for. */
 export type RegistrationRunOutcome = RegistrationOutcome | 'ACTIVATED';
 
@@ -85,7 +84,7 @@ export interface RegisterInput {
   termsPkString: string;
   dataPolicyPkString: string;
   language: string;
-  flow: RegistrationFlow;
+  flow: ApiRegistrationFlow;
 }
 
 export interface FieldError {
@@ -209,9 +208,6 @@ async function validateFields(
   if (errors.length > 0 || !email.ok || !option || !isLocale(language)) return { errors, values: null };
   return { errors, values: { email: email.value, gender, ...names, country: option.isoCode, language, shoppingPreferences } };
 }
-
-/** The social second step's "choose at least one" (packages/i18n: validation.preferences). */
-export const PREFERENCES_MESSAGE_ID = 'validation.preferences';
 
 const ERRORS_ONLY = (fieldErrors: FieldError[], codeErrors: RegistrationCodeError[]): RegistrationRun => ({
   outcome: null,

@@ -6,6 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
+import { UNPREFIXED_LANGUAGE, invitationSearch, siteUrl } from '@velvet/validation/links';
 
 /** A generated registration link is valid for 14 days (spec §9). */
 export const REGISTRATION_LINK_VALIDITY_DAYS = 14;
@@ -56,8 +57,6 @@ export function createRegistrationLink(options: {
   const code = normalizeRegistrationCode(options.code);
   const now = options.now ?? new Date();
   const expiresAt = new Date(Math.floor((now.getTime() + REGISTRATION_LINK_VALIDITY_DAYS * DAY_MS) / 1000) * 1000);
-  const url = new URL(`${options.publicUrl.replace(/\/$/, '')}/`);
-  url.searchParams.set('rc', code);
-  url.searchParams.set('validityTimestamp', signValidityTimestamp(code, expiresAt, options.secret));
-  return { url: url.toString(), expiresAt };
+  const validityTimestamp = signValidityTimestamp(code, expiresAt, options.secret);
+  return { url: siteUrl(options.publicUrl, UNPREFIXED_LANGUAGE, '/', invitationSearch({ code, validityTimestamp })), expiresAt };
 }

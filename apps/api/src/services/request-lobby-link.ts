@@ -10,6 +10,7 @@
 import { isLocale } from '@velvet/i18n/locales';
 import { signLobbyToken } from '@velvet/tokens/signed-token';
 import { email as emailField } from '@velvet/validation/registration';
+import { siteUrl } from '@velvet/validation/links';
 import type { Db } from '../db/connect.ts';
 import type { Logger } from '../logger.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
@@ -37,10 +38,7 @@ export interface RequestLobbyLinkDeps {
 
 /** The lobby page for `token`, under the language prefix except for English. */
 export function lobbyUrl(publicUrl: string, locale: string, token: string): string {
-  const lang = isLocale(locale) ? locale : 'en';
-  const url = new URL(`${publicUrl.replace(/\/$/, '')}${lang === 'en' ? '' : `/${lang}`}/lobby`);
-  url.searchParams.set('token', token);
-  return url.toString();
+  return siteUrl(publicUrl, isLocale(locale) ? locale : 'en', '/lobby', { token });
 }
 
 export async function requestLobbyLink(

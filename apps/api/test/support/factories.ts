@@ -1,7 +1,8 @@
 /** Test data written straight to the database, with unique values per call. */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/connect.ts';
-import type { Customization, MemberStatus } from '../../src/db/schema.ts';
+import type { Customization } from '@velvet/validation/customization';
+import type { MemberStatus } from '../../src/db/schema.ts';
 
 const NOW = () => new Date().toISOString();
 

@@ -2,7 +2,7 @@ import { useIntl } from 'react-intl';
 import { Form } from 'react-router';
 import { EXTERNAL_LINKS, SOCIAL_LINKS } from '../lib/external-links.ts';
 import { useFeatureIsOn } from '../lib/experiments.tsx';
-import type { VoucherTerms } from '../lib/landing-variants.ts';
+import type { VoucherTerms } from '@velvet/validation/customization';
 import { FIGURES } from '../lib/marketing-figures.ts';
 import { useT } from '../lib/use-root.ts';
 import { useWebView } from '../lib/use-web-view.ts';

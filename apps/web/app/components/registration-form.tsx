@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
-import { GENDERS, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
+import { GENDERS, leanStep1Form, leanStep2Form, registrationForm, type RegistrationStep } from '@velvet/validation/registration';
 import { useState, useSyncExternalStore } from 'react';
 import { useIntl } from 'react-intl';
 import { countryFromTimeZone } from '../lib/country.ts';
@@ -7,20 +7,16 @@ import { Form } from 'react-router';
 import { trackStep } from '../lib/analytics.ts';
 import { BACK_BUTTON, validateWith } from '../lib/client-validation.ts';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
+import { LEGAL_VERSIONS_FIELD, legalVersionsValue, type LegalVersions } from '../lib/legal-versions.ts';
 import { useSubmitting } from '../lib/forms.ts';
 import { useT } from '../lib/use-root.ts';
 import { describedBy, FieldErrors } from './field.tsx';
 
-export interface CountryOption {
-  isoCode: string;
-  termsPkString: string;
-  dataPolicyPkString: string;
-}
-
-export type RegistrationStep = 'one-step' | 'lean-1' | 'lean-2';
+/** A country the form offers, with the legal documents the page shows for it. */
+export type CountryOption = LegalVersions;
 
 /** The shared rules of each step (@velvet/validation), the same the action applies. */
-const SCHEMAS = { 'one-step': registrationForm, 'lean-1': leanStep1Form, 'lean-2': leanStep2Form } as const;
+const SCHEMAS = { 'one-step': registrationForm, 'lean-1': leanStep1Form, 'lean-2': leanStep2Form } as const satisfies Record<RegistrationStep, unknown>;
 
 interface Values {
   email: string;
@@ -94,7 +90,7 @@ export function RegistrationForm({
             <FieldErrors field={fields.email} />
           </div>
           <CountryField field={fields.country} countries={countries} choice={country} />
-          <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={country.option} />
+          <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={country.option} countries={countries} />
         </>
       )}
       {step === 'lean-2' ? (
@@ -221,21 +217,27 @@ export function CountryField({ field, countries, choice }: { field: FieldMetadat
 
 /**
  * Newsletter (optional; its short text as the label, the long one in a disclosure that also
- * describes the box) and the terms and privacy policy in the versions of `country`.
+ * describes the box) and the terms and privacy policy in the versions of `country`; the
+ * versions of every offered country go back with the form (lib/legal-versions.ts).
  */
 export function ConsentFields({
   newsletter,
   termsAccepted,
   country,
+  countries,
 }: {
   newsletter: FieldMetadata<string>;
   termsAccepted: FieldMetadata<string>;
   country: CountryOption | undefined;
+  countries: CountryOption[];
 }) {
   const t = useT();
   const intl = useIntl();
   return (
     <div className="space-y-4 text-sm leading-relaxed">
+      {countries.map((option) => (
+        <input key={option.isoCode} type="hidden" name={LEGAL_VERSIONS_FIELD} value={legalVersionsValue(option)} />
+      ))}
       {/* The newsletter's short text labels the box; the long one describes it and opens below it (spec §3). */}
       <div>
         <label className="flex cursor-pointer gap-3">

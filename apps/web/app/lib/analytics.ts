@@ -9,9 +9,9 @@
  * Email addresses and registration ids only ever reach the data layer as SHA-256 hex: a
  * hash field that is not one is hashed here, and so is any value that looks like an email.
  */
-import { isTrackedEventName } from '@velvet/validation/funnel';
+import { isTrackedEventName, type TrackedEventName } from '@velvet/validation/funnel';
 import { consentState, startConsent, subscribeConsent } from './consent.ts';
-import type { RegistrationFlow } from './landing-variants.ts';
+import type { RegistrationFlow } from '@velvet/validation/registration';
 import { sendFunnelEvent } from './funnel.ts';
 import { whenRuntimeConfig } from './runtime-config.ts';
 import { assertTagManagerId, loadTagManager } from './tag-manager.ts';
@@ -33,16 +33,8 @@ export type FunnelEvent =
   | { event: 'landing_forbidden_referrer'; referrerHost: string }
   | { event: 'join_waitlist'; method: 'Google' };
 
-export type ErrorEvent = {
-  event:
-    | 'error_registration_code_no_balance'
-    | 'error_registration_code_expired'
-    | 'error_registration_timestamp_missing'
-    | 'error_registration_account_active'
-    | 'error_registration_account_pending'
-    | 'error_registration_activation_failed'
-    | 'error_registration_activation_not_found';
-};
+/** The error events of spec §8 (@velvet/validation/funnel). */
+export type ErrorEvent = { event: Extract<TrackedEventName, `error_${string}`> };
 
 /** Spec §3: a visitor was assigned to an experiment's variation (ADR 012); data layer only. */
 export type ExperimentEvent = { event: 'assign_experiment'; experiment_id: string; variation_id: string; acq_anonymous_id: string };

@@ -10,6 +10,7 @@
  * (`denial`): only then does the page keep the code and the referrer in local storage and track
  * landing_forbidden_referrer, once. A deny address typed by hand proves nothing.
  */
+import { readInvitation } from '@velvet/validation/links';
 import type { RegistrationFlowState } from './session.server.ts';
 
 /** How long the deny page accepts the server's proof of a refusal. */
@@ -47,7 +48,7 @@ export interface InvitationReferrer {
  */
 export function invitationReferrer(request: Request, publicUrl: string, flow: RegistrationFlowState, code: string): InvitationReferrer {
   const normalized = code.trim().toUpperCase();
-  const brought = new URL(request.url).searchParams.get('rc')?.trim().toUpperCase();
+  const brought = readInvitation(new URL(request.url).searchParams)?.code;
   const external = brought === normalized ? externalReferrer(request, publicUrl) : null;
   if (external) return { referrer: external, arrival: { registrationCode: normalized, referrer: external } };
   return { referrer: flow.arrival?.registrationCode === normalized ? flow.arrival.referrer : null };

@@ -8,6 +8,7 @@
  */
 import { isLocale } from '@velvet/i18n/locales';
 import { LANDING_SLUG_PATTERN, MAX_FUNNEL_BATCH } from '@velvet/validation/funnel';
+import { INVITATION_PARAMS } from '@velvet/validation/links';
 import { LANDING_SLUGS } from '../screens.ts';
 import { FUNNEL_PATH } from './consent-shared.ts';
 import { consentState } from './consent.ts';
@@ -48,7 +49,7 @@ export function landingSlugOf(url: URL): string | undefined {
 }
 
 export function funnelEventFor(name: string, variant: string | undefined, url: URL, language: string, analyticsConsent: boolean): FunnelBeaconEvent {
-  const registrationCode = url.searchParams.get('rc')?.trim().slice(0, 64) || undefined;
+  const registrationCode = url.searchParams.get(INVITATION_PARAMS.code)?.trim().slice(0, 64) || undefined;
   const landingSlug = landingSlugOf(url);
   return {
     name,

@@ -1,23 +1,12 @@
 /**
- * Landing options (spec §3): what a campaign slug changes about the page, and which texts a
- * code's customization shows, with the welcome-voucher wording of the social variants.
+ * Landing options (spec §3): what a campaign slug changes about the page. The texts and the
+ * welcome voucher of a code's customization are the shared table of
+ * @velvet/validation/customization (`customizationTexts`, `voucherFor`).
  */
+import type { RegistrationFlow } from '@velvet/validation/registration';
 import { EXTERNAL_LINKS, SHOP_ORIGIN } from './external-links.ts';
 
 export type LandingLayout = 'right-double-column' | 'center-single-column' | 'only-mobile';
-
-/**
- * The registration flow values of spec §3: where a registration stands. A campaign starts a
- * registration in `default` (one step), `leanStep1` (the email first) or `socialRegistration`
- * (the identity provider first); the lean flow moves on to `leanStep2` (the names) once its
- * first step is submitted, and the flow cookie remembers it (ADR 008).
- */
-export const REGISTRATION_FLOWS = ['default', 'leanStep1', 'leanStep2', 'socialRegistration'] as const;
-export type RegistrationFlow = (typeof REGISTRATION_FLOWS)[number];
-
-export function isRegistrationFlow(value: unknown): value is RegistrationFlow {
-  return typeof value === 'string' && (REGISTRATION_FLOWS as readonly string[]).includes(value);
-}
 
 /** The flows a campaign can start in: a lean registration starts at its first step. */
 export type EntryFlow = Exclude<RegistrationFlow, 'leanStep2'>;
@@ -99,55 +88,4 @@ export function sourcePathFrom(value: string | null | undefined): string | null 
 export function shopLink(sourcePath: string | null | undefined): string {
   const path = sourcePathFrom(sourcePath);
   return path ? `${SHOP_ORIGIN}${path}` : EXTERNAL_LINKS.login;
-}
-
-export interface VoucherTerms {
-  percent: 10 | 15 | 20;
-  /** Minimum order value in euros, or null when there is none. */
-  minimumOrderValue: number | null;
-}
-
-/** The welcome voucher each customization promises; the API issues the same on activation. */
-export function voucherFor(customization: string | null | undefined): VoucherTerms {
-  switch (customization) {
-    case 'social-15-percent-no-mov':
-      return { percent: 15, minimumOrderValue: null };
-    case 'social-15-percent-mov':
-      return { percent: 15, minimumOrderValue: 100 };
-    case 'social-20-percent-mov':
-      return { percent: 20, minimumOrderValue: 150 };
-    default:
-      return { percent: 10, minimumOrderValue: null };
-  }
-}
-
-export interface VariantTexts {
-  headline: string;
-  text: string;
-  voucher?: VoucherTerms;
-}
-
-/** Message ids of the headline and text for a code's customization (default when unknown). */
-export function variantTexts(customization: string | null | undefined): VariantTexts {
-  switch (customization) {
-    case 'social':
-      return { headline: 'variant.social.headline', text: 'variant.social.text' };
-    case 'viral':
-      return { headline: 'variant.viral.headline', text: 'variant.viral.text' };
-    case 'viralProductShare':
-      return { headline: 'variant.viralProductShare.headline', text: 'variant.viralProductShare.text' };
-    case 'daba':
-      return { headline: 'variant.daba.headline', text: 'variant.daba.text' };
-    case 'social-registration':
-      return { headline: 'variant.socialRegistration.headline', text: 'variant.socialRegistration.text' };
-    case 'social-10-percent-no-mov':
-    case 'social-15-percent-no-mov':
-    case 'social-15-percent-mov':
-    case 'social-20-percent-mov': {
-      const voucher = voucherFor(customization);
-      return { headline: 'variant.voucher.headline', text: voucher.minimumOrderValue ? 'variant.voucher.mov' : 'variant.voucher.noMov', voucher };
-    }
-    default:
-      return { headline: 'variant.default.headline', text: 'variant.default.text' };
-  }
 }

@@ -1,6 +1,6 @@
 /**
  * The club's marketing figures (spec §1), in one place so copy and tests agree. The first
- * order's 10 percent is the default welcome voucher: landing-variants.ts `voucherFor`.
+ * order's 10 percent is the default welcome voucher: @velvet/validation/customization `voucherFor`.
  */
 export const FIGURES = {
   maxDiscountPercent: 75,

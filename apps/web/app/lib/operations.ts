@@ -1,8 +1,13 @@
 /**
  * The GraphQL operations the web app sends, each typed with its variables and result so
  * the client is typed end to end against apps/api/schema.graphql (a test checks every
- * document validates against that schema).
+ * document validates against that schema). The registration vocabulary (code errors, Gender,
+ * flows, outcomes, shopping preferences) is @velvet/validation's, the same the API builds its
+ * enums from.
  */
+import type { ApiRegistrationFlow, Gender, RegistrationOutcome, ShoppingPreference } from '@velvet/validation/registration';
+import type { RegistrationCodeError } from '@velvet/validation/registration-code';
+
 export interface Operation<TData, TVariables> {
   name: string;
   document: string;
@@ -13,16 +18,6 @@ export interface Operation<TData, TVariables> {
 function operation<TData, TVariables>(name: string, document: string): Operation<TData, TVariables> {
   return { name, document };
 }
-
-export type RegistrationCodeError =
-  | 'CUSTOMIZATION_MISSING'
-  | 'INVITER_INVALID'
-  | 'REFERER_INVALID'
-  | 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS'
-  | 'REGISTRATION_CODE_INVALID'
-  | 'REGISTRATION_CODE_NO_BALANCE_LEFT'
-  | 'REGISTRATION_CODE_EXPIRED'
-  | 'REGISTRATION_TIMESTAMP_MISSING';
 
 export interface RegistrationCodeDetails {
   errors: string[];
@@ -53,10 +48,6 @@ export const getCountryDetails = operation<{ countryDetails: { country: string |
   /* GraphQL */ `query countryDetails { countryDetails { country } }`,
 );
 
-export type Gender = 'FEMALE' | 'MALE';
-export type RegistrationFlow = 'DEFAULT' | 'LEAN' | 'SOCIAL';
-export type RegistrationOutcome = 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING';
-
 export interface RegisterInput {
   registrationCode: string;
   validityTimestamp?: string | null;
@@ -72,7 +63,7 @@ export interface RegisterInput {
   termsPkString: string;
   dataPolicyPkString: string;
   language: string;
-  flow: RegistrationFlow;
+  flow: ApiRegistrationFlow;
 }
 
 export interface RegisterPayload {
@@ -195,8 +186,6 @@ export const applyForMembership = operation<
   applyForMembership(email: $email, language: $language, country: $country) { accepted fieldErrors { field code } }
 }`,
 );
-
-export type ShoppingPreference = 'WOMEN' | 'MEN' | 'KIDS' | 'HOME' | 'BEAUTY' | 'LUXURY' | 'SPORT';
 
 export interface CompleteSocialRegistrationInput {
   token: string;

@@ -1,10 +1,12 @@
 /**
- * Checking an access code against the API and turning the answer into what the landing
- * page shows. Which errors block registration is decided here, once.
+ * Checking an access code against the API for a page that shows it. What the code errors
+ * mean (blocking, deny reason, tracked event, message) is `verdict()` of
+ * @velvet/validation/registration-code, the one table both apps read.
  */
+import { verdict, type CodeVerdict } from '@velvet/validation/registration-code';
 import type { RouterContextProvider } from 'react-router';
 import { callApi, type ApiFailure } from './api.server.ts';
-import { checkRegistrationCode, type RegistrationCodeDetails, type RegistrationCodeError } from './operations.ts';
+import { checkRegistrationCode, type RegistrationCodeDetails } from './operations.ts';
 
 /** A message for the visitor: an id of the catalogs and its values. */
 export interface Notice {
@@ -12,66 +14,27 @@ export interface Notice {
   values?: Record<string, string | number>;
 }
 
-export type CodeVerdict =
+export type Refused = Extract<CodeVerdict, { blocking: true }>;
+
+export type CodeCheck =
   | { status: 'valid'; invitorName: string | null; customization: string | null; details: RegistrationCodeDetails }
-  | { status: 'invalid' | 'invalid-link' | 'expired' | 'referrer'; invitorName: string | null }
-  | { status: 'no-balance'; invitorName: string | null }
+  | { status: 'refused'; refusal: Refused; invitorName: string | null }
   | { status: 'unavailable'; error: ApiFailure };
-
-/** In order of what the visitor most needs to hear. */
-const BLOCKING: [RegistrationCodeError, Exclude<CodeVerdict['status'], 'valid' | 'unavailable'>][] = [
-  ['REGISTRATION_CODE_INVALID', 'invalid'],
-  ['INVITER_INVALID', 'invalid'],
-  ['REFERER_INVALID', 'referrer'],
-  ['REGISTRATION_TIMESTAMP_MISSING', 'invalid-link'],
-  ['REGISTRATION_CODE_EXPIRED', 'expired'],
-  ['REGISTRATION_CODE_NO_BALANCE_LEFT', 'no-balance'],
-  ['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS', 'no-balance'],
-];
-
-export function verdictFor(details: RegistrationCodeDetails): CodeVerdict {
-  const errors = new Set(details.errorDetails.map((d) => d.error));
-  for (const [error, status] of BLOCKING) {
-    if (errors.has(error)) return { status, invitorName: details.invitorName };
-  }
-  return { status: 'valid', invitorName: details.invitorName, customization: details.customization, details };
-}
 
 export async function checkCode(
   input: { code: string; validityTimestamp?: string | null; slug?: string | null; referrer?: string | null },
   options: { request: Request; context: Readonly<RouterContextProvider> },
-): Promise<CodeVerdict> {
+): Promise<CodeCheck> {
   const result = await callApi(
     checkRegistrationCode,
     { registrationCode: input.code, validityTimestamp: input.validityTimestamp ?? null, slug: input.slug ?? null, referrer: input.referrer ?? null },
     options,
   );
   if (!result.ok) return { status: 'unavailable', error: result.error };
-  return verdictFor(result.data.registrationCodeDetails);
-}
-
-/**
- * The message id the landing page shows for a verdict that is not "valid". `via` says how the
- * code came: in a link the visitor opened ("this registration link has expired"), or typed
- * by hand ("your invitation has expired").
- */
-export function verdictMessage(verdict: Exclude<CodeVerdict, { status: 'valid' }>, via: 'link' | 'invitation'): Notice {
-  switch (verdict.status) {
-    case 'invalid':
-      return { id: 'invitation.invalid' };
-    case 'referrer':
-      return { id: 'deny.referrer' };
-    case 'invalid-link':
-      return { id: 'invitation.invalidLink' };
-    case 'expired':
-      return { id: via === 'link' ? 'invitation.expired' : 'deny.expired' };
-    case 'no-balance':
-      return verdict.invitorName
-        ? { id: 'invitation.noBalance', values: { invitorName: verdict.invitorName } }
-        : { id: 'invitation.noBalanceAnonymous' };
-    case 'unavailable':
-      return apiFailureMessage(verdict.error);
-  }
+  const details = result.data.registrationCodeDetails;
+  const found = verdict(details.errorDetails.map((d) => d.error));
+  if (found.blocking) return { status: 'refused', refusal: found, invitorName: details.invitorName };
+  return { status: 'valid', invitorName: details.invitorName, customization: details.customization, details };
 }
 
 /**

@@ -4,7 +4,17 @@
  * visitor to the page of the outcome.
  */
 import { parseWithZod } from './submission.server.ts';
-import { GENDERS, NAME_MAX_LENGTH, emailForm, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
+import { INVITATION_PARAMS, invitationSearch, readInvitation } from '@velvet/validation/links';
+import {
+  GENDERS,
+  NAME_MAX_LENGTH,
+  emailForm,
+  isRegistrationStep,
+  leanStep1Form,
+  leanStep2Form,
+  registrationForm,
+} from '@velvet/validation/registration';
+import { verdict, type DenyReason } from '@velvet/validation/registration-code';
 import type { SubmissionResult } from '@conform-to/react';
 import { redirect, type RouterContextProvider } from 'react-router';
 import { callApi, type ApiFailure } from './api.server.ts';
@@ -12,8 +22,9 @@ import { invitationReferrer, withDenial } from './arrival.server.ts';
 import { localeContext, requestInfoContext } from './context.ts';
 import { localizedPath } from './i18n.ts';
 import { landingOptions } from './landing-variants.ts';
-import { register, type RegisterInput, type RegistrationCodeError } from './operations.ts';
-import { apiFailureMessage, checkCode, verdictFor, type CodeVerdict, type Notice } from './registration-code.server.ts';
+import { postedLegalVersions } from './legal-versions.ts';
+import { register, type RegisterInput } from './operations.ts';
+import { apiFailureMessage, type Notice } from './registration-code.server.ts';
 import { keptValue, readFlow, type RegistrationFlowState } from './session.server.ts';
 
 interface Args {
@@ -29,13 +40,15 @@ export interface Invitation {
 
 /** The invitation the visitor is registering with: URL first, then the flow cookie. */
 export function invitationFrom(url: URL, flow: RegistrationFlowState): Invitation | null {
-  const code = url.searchParams.get('rc')?.trim().toUpperCase() || flow.registrationCode;
-  if (!code) return null;
-  const fromUrl = url.searchParams.has('rc');
+  const fromUrl = readInvitation(url.searchParams);
+  if (fromUrl) return fromUrl;
+  // A URL with an empty `rc` keeps nothing of the flow's link but its code.
+  const emptyInUrl = url.searchParams.has(INVITATION_PARAMS.code);
+  if (!flow.registrationCode) return null;
   return {
-    code,
-    validityTimestamp: (fromUrl ? url.searchParams.get('validityTimestamp') : flow.validityTimestamp) ?? null,
-    slug: (fromUrl ? url.searchParams.get('slug') : flow.slug) ?? null,
+    code: flow.registrationCode,
+    validityTimestamp: (emptyInUrl ? url.searchParams.get(INVITATION_PARAMS.validityTimestamp) : flow.validityTimestamp) ?? null,
+    slug: (emptyInUrl ? url.searchParams.get(INVITATION_PARAMS.slug) : flow.slug) ?? null,
   };
 }
 
@@ -57,32 +70,13 @@ export async function requireOutcome(
 
 /** Query string that carries an invitation to the next page. */
 export function invitationQuery(invitation: Invitation, extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams({ rc: invitation.code });
-  if (invitation.validityTimestamp) params.set('validityTimestamp', invitation.validityTimestamp);
-  if (invitation.slug) params.set('slug', invitation.slug);
-  for (const [key, value] of Object.entries(extra)) params.set(key, value);
-  return params.toString();
+  return invitationSearch(invitation, extra);
 }
 
-/** Where a refused invitation sends the visitor (spec §8), and the event it tracks. */
-export function refusal(verdict: Exclude<CodeVerdict, { status: 'valid' | 'unavailable' }>): { reason: string; event?: string } {
-  switch (verdict.status) {
-    case 'expired':
-      return { reason: 'expired', event: 'error_registration_code_expired' };
-    case 'no-balance':
-      return { reason: 'no-balance', event: 'error_registration_code_no_balance' };
-    case 'invalid-link':
-      return { reason: 'invalid-link', event: 'error_registration_timestamp_missing' };
-    case 'referrer':
-      return { reason: 'referrer' };
-    default:
-      return { reason: 'invalid' };
-  }
-}
-
-export function denyPath(prefix: string, reason: string, invitation?: Invitation): string {
+/** The deny page for a refusal (`token`: the social sign-up's proof is missing or broken). */
+export function denyPath(prefix: string, reason: DenyReason | 'token', invitation?: Invitation): string {
   const params = new URLSearchParams({ reason });
-  if (invitation) params.set('rc', invitation.code);
+  if (invitation) params.set(INVITATION_PARAMS.code, invitation.code);
   return localizedPath(prefix as never, '/registration/deny', params.toString());
 }
 
@@ -93,7 +87,7 @@ export function denyPath(prefix: string, reason: string, invitation?: Invitation
  */
 export async function deny(
   { request, context }: Args,
-  reason: string,
+  reason: DenyReason,
   invitation: Invitation | undefined,
   referrer: string | null,
   options: { prefix?: string; headers?: Headers } = {},
@@ -111,8 +105,6 @@ export async function deny(
 export function referrerOf({ request, context }: Args, flow: RegistrationFlowState, invitation: Invitation) {
   return invitationReferrer(request, context.get(requestInfoContext).publicUrl, flow, invitation.code);
 }
-
-type StepIntent = 'one-step' | 'lean-1' | 'lean-2';
 
 /** Gender and names as typed (not yet valid, perhaps): kept for the visitor's return. */
 function typedNames(formData: FormData): Pick<RegistrationFlowState, 'registrationGender' | 'registrationFirstName' | 'registrationLastName'> {
@@ -152,24 +144,22 @@ export async function handleRegistration(
   const found = invitationFrom(url, flow);
   if (!found) throw redirect(denyPath(prefix, 'invalid'));
   const invitation = options.slug === undefined ? found : { ...found, slug: options.slug };
-  const intent = (formData.get('intent') as StepIntent | null) ?? 'one-step';
+  const posted = formData.get('intent');
+  const intent = isRegistrationStep(posted) ? posted : 'one-step';
   // The invitation's own arrival decides, never the Referer of this post (our own page).
   const { referrer } = referrerOf({ request, context }, flow, invitation);
 
   if (intent === 'lean-1') {
     const submission = parseWithZod(formData, { schema: leanStep1Form });
     if (submission.status !== 'success') return formResult(submission);
-    const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug, referrer }, { request, context });
-    if (check.status === 'unavailable') return failureReply(submission, check.error);
-    if (check.status !== 'valid') throw await deny({ request, context }, refusal(check).reason, invitation, referrer);
-    const option = check.details.countryOptions.find((c) => c.isoCode === submission.value.country);
+    // The versions this form showed for the chosen country; `register` checks them after step 2.
+    const option = postedLegalVersions(formData, submission.value.country);
     if (!option) return formResult(submission, { fieldErrors: { country: ['validation.country'] } });
     const cookie = await save({
       ...flow,
       registrationCode: invitation.code,
       validityTimestamp: invitation.validityTimestamp,
       slug: invitation.slug,
-      inviter: check.invitorName,
       registrationEmail: submission.value.email,
       registrationCountry: submission.value.country,
       registrationNewsLetter: submission.value.newsletter,
@@ -198,17 +188,11 @@ export async function handleRegistration(
     throw redirect(localizedPath(prefix, '/registration/formstarted', invitationQuery(invitation)));
   }
 
-  let termsPkString = flow.termsPkString;
-  let dataPolicyPkString = flow.dataPolicyPkString;
-  if (intent === 'one-step') {
-    const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug, referrer }, { request, context });
-    if (check.status === 'unavailable') return failureReply(submission, check.error);
-    if (check.status !== 'valid') throw await deny({ request, context }, refusal(check).reason, invitation, referrer);
-    const option = check.details.countryOptions.find((c) => c.isoCode === country);
-    if (!option) return formResult(submission, { fieldErrors: { country: ['validation.country'] } });
-    termsPkString = option.termsPkString;
-    dataPolicyPkString = option.dataPolicyPkString;
-  }
+  // The legal versions the visitor saw: posted by this form, or kept from the lean flow's first
+  // step. `register` compares them with the versions in force (none posted: validation.legalVersion).
+  const shown = intent === 'one-step' ? postedLegalVersions(formData, country) : flow;
+  const termsPkString = shown?.termsPkString;
+  const dataPolicyPkString = shown?.dataPolicyPkString;
 
   const input: RegisterInput = {
     registrationCode: invitation.code,
@@ -230,16 +214,9 @@ export async function handleRegistration(
   const result = await callApi(register, { input }, { request, context });
   if (!result.ok) return failureReply(submission, result.error);
   const payload = result.data.register;
-  if (payload.codeErrors.length) {
-    const verdict = verdictFor({
-      errors: payload.codeErrors,
-      errorDetails: payload.codeErrors.map((error: RegistrationCodeError) => ({ error })),
-      invitorName: null,
-      countryOptions: [],
-      customization: null,
-    });
-    if (verdict.status !== 'valid' && verdict.status !== 'unavailable') throw await deny({ request, context }, refusal(verdict).reason, invitation, referrer);
-  }
+  // `register` checked the code itself and returns its refusal as data.
+  const refused = verdict(payload.codeErrors);
+  if (refused.blocking) throw await deny({ request, context }, refused.reason, invitation, referrer);
   if (payload.fieldErrors.length || !payload.outcome) {
     const fieldErrors: Record<string, string[]> = {};
     for (const { field, code } of payload.fieldErrors) (fieldErrors[field] ??= []).push(code);
@@ -276,8 +253,6 @@ export async function handleRegistration(
   }
   return formResult(submission, { notice: { id: 'error.generic' } });
 }
-
-export const REGISTRATION_INTENTS = ['one-step', 'lean-1', 'lean-2'] as const;
 
 /**
  * The product-share pop-up: a valid email starts the registration with the sharer's

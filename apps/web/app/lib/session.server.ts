@@ -4,7 +4,7 @@
  */
 import { createCookie, createCookieSessionStorage, type RouterContextProvider } from 'react-router';
 import { requestInfoContext } from './context.ts';
-import type { RegistrationFlow } from './landing-variants.ts';
+import type { RegistrationFlow } from '@velvet/validation/registration';
 
 /** What the registration flow remembers between its steps (spec §3, registration state). */
 export interface RegistrationFlowState {

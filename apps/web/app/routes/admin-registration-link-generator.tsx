@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '../lib/submission.server.ts';
-import { accessCodeForm } from '@velvet/validation/registration-code';
+import { accessCodeForm, verdict } from '@velvet/validation/registration-code';
 import { useState } from 'react';
 import { Form } from 'react-router';
 import type { Route } from './+types/admin-registration-link-generator';
@@ -11,7 +11,7 @@ import { requireAdmin } from '../lib/admin.server.ts';
 import { callApi } from '../lib/api.server.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { generateRegistrationLink } from '../lib/operations.ts';
-import { apiFailureMessage, verdictFor, type Notice } from '../lib/registration-code.server.ts';
+import { apiFailureMessage, type Notice } from '../lib/registration-code.server.ts';
 import { useT } from '../lib/use-root.ts';
 import { useSubmitting } from '../lib/forms.ts';
 
@@ -34,9 +34,9 @@ export async function action(args: Route.ActionArgs) {
   const { url, expiresAt, errors } = response.data.generateRegistrationLink;
   if (!url || !expiresAt) {
     // One message, written for the operator: the field's own for an unknown code, else why the code cannot be used.
-    const verdict = verdictFor({ errors, errorDetails: errors.map((error) => ({ error })), invitorName: null, countryOptions: [], customization: null });
-    const fieldMessage = OPERATOR_MESSAGES[verdict.status] ?? 'validation.accessCodeInvalid';
-    return { result: submission.reply({ fieldErrors: { code: [fieldMessage] } }), link: null, notice: verdict.status === 'valid' ? ({ id: 'error.generic' } as Notice) : null };
+    const refused = verdict(errors);
+    const fieldMessage = (refused.blocking ? OPERATOR_MESSAGES[refused.reason] : undefined) ?? 'validation.accessCodeInvalid';
+    return { result: submission.reply({ fieldErrors: { code: [fieldMessage] } }), link: null, notice: refused.blocking ? null : ({ id: 'error.generic' } as Notice) };
   }
   return { result: submission.reply(), link: { url, expiresAt }, notice: null };
 }

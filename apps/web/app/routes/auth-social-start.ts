@@ -5,6 +5,7 @@
  * Answers 404 while social sign-up is off.
  */
 import { isLocale } from '@velvet/i18n/locales';
+import { INVITATION_PARAMS } from '@velvet/validation/links';
 import { redirect } from 'react-router';
 import type { Route } from './+types/auth-social-start';
 import { localeContext, requestInfoContext } from '../lib/context.ts';
@@ -19,7 +20,7 @@ import {
   type SocialTransaction,
 } from '../lib/oidc.server.ts';
 import { checkCode } from '../lib/registration-code.server.ts';
-import { deny, referrerOf, refusal } from '../lib/registration.server.ts';
+import { deny, referrerOf } from '../lib/registration.server.ts';
 import { readFlow } from '../lib/session.server.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -32,7 +33,11 @@ export async function loader(args: Route.LoaderArgs) {
   const lang = url.searchParams.get('lang');
   const locale = lang && isLocale(lang) ? lang : context.get(localeContext).locale;
   const prefix = prefixFor(locale);
-  const invitation = parseInvitation(url.searchParams.get('rc')?.trim(), url.searchParams.get('validityTimestamp'), url.searchParams.get('slug'));
+  const invitation = parseInvitation(
+    url.searchParams.get(INVITATION_PARAMS.code)?.trim(),
+    url.searchParams.get(INVITATION_PARAMS.validityTimestamp),
+    url.searchParams.get(INVITATION_PARAMS.slug),
+  );
   if (!invitation) {
     // No usable code: the landing page asks for one (it never leaves the site).
     throw redirect(failurePath(prefix, null), { headers: NO_STORE });
@@ -42,9 +47,9 @@ export async function loader(args: Route.LoaderArgs) {
   // step checks again.
   const { flow, save } = await readFlow(request, context);
   const { referrer, arrival } = referrerOf(args, flow, invitation);
-  const verdict = await checkCode({ ...invitation, referrer }, { request, context });
-  if (verdict.status !== 'valid' && verdict.status !== 'unavailable') {
-    throw await deny(args, refusal(verdict).reason, invitation, referrer, { prefix, headers: new Headers(NO_STORE) });
+  const check = await checkCode({ ...invitation, referrer }, { request, context });
+  if (check.status === 'refused') {
+    throw await deny(args, check.refusal.reason, invitation, referrer, { prefix, headers: new Headers(NO_STORE) });
   }
   const { publicUrl } = context.get(requestInfoContext);
   let started: Awaited<ReturnType<typeof beginSignIn>>;

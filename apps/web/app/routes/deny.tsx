@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { data, Form, redirect, useSearchParams } from 'react-router';
 import type { Route } from './+types/deny';
 import { MessageScreen } from '../components/message-screen.tsx';
-import { DENIED_INVITATION_KEY, type TrackedEvent } from '../lib/analytics.ts';
+import { refusalForReason, refusalMessage } from '@velvet/validation/registration-code';
+import { DENIED_INVITATION_KEY } from '../lib/analytics.ts';
 import { freshDenial } from '../lib/arrival.server.ts';
 import { localeContext } from '../lib/context.ts';
 import { localizedPath } from '../lib/i18n.ts';
@@ -45,26 +46,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.deny.title', noIndex: true });
 
-const MESSAGES: Record<string, string> = {
-  invalid: 'deny.invalid',
-  expired: 'deny.expired',
-  'no-balance': 'invitation.noBalanceAnonymous',
-  'invalid-link': 'invitation.invalidLink',
-  referrer: 'deny.referrer',
-};
-
-const EVENTS: Record<string, TrackedEvent['event']> = {
-  expired: 'error_registration_code_expired',
-  'no-balance': 'error_registration_code_no_balance',
-  'invalid-link': 'error_registration_timestamp_missing',
-};
-
 /** Access denied: which invitation problem, and what the visitor can do instead. */
 export default function Deny({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const path = useLocalPath();
   const [params] = useSearchParams();
-  const reason = params.get('reason') ?? 'invalid';
+  const reason = params.get('reason');
   const { denial } = loaderData;
   useEffect(() => {
     if (!denial) return;
@@ -76,14 +63,15 @@ export default function Deny({ loaderData, actionData }: Route.ComponentProps) {
     }
   }, [denial]);
   useTrackOnce(denial ? { event: 'landing_forbidden_referrer', referrerHost: URL.parse(denial.referrer)?.host ?? '' } : null);
-  const errorEvent = Object.hasOwn(EVENTS, reason) ? EVENTS[reason] : undefined;
-  useTrackOnce(errorEvent ? ({ event: errorEvent } as TrackedEvent) : null);
+  // The refusal's message and event of spec §8, as the landing page would show them for a typed code.
+  const refusal = refusalForReason(reason);
+  useTrackOnce(refusal.event ? { event: refusal.event } : null);
   return (
     <MessageScreen
       inverse
       eyebrow={t('brand.name')}
       title={t('deny.title')}
-      text={t(MESSAGES[reason] ?? 'deny.invalid')}
+      text={t(refusalMessage(refusal, 'typed').id)}
       actions={[{ label: t('deny.applyCta'), to: path('/membership-interest/apply') }]}
     >
       <p className="mt-6 text-paper/80">{t('deny.alternatives')}</p>

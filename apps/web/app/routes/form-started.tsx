@@ -1,14 +1,15 @@
 import { data, redirect } from 'react-router';
 import type { Route } from './+types/form-started';
 import { PageIntro } from '../components/page-intro.tsx';
-import { RegistrationForm, type RegistrationStep } from '../components/registration-form.tsx';
+import { RegistrationForm } from '../components/registration-form.tsx';
 import { localeContext } from '../lib/context.ts';
 import { serverCountry } from '../lib/country.server.ts';
 import { localizedPath } from '../lib/i18n.ts';
-import { landingOptions, type RegistrationFlow } from '../lib/landing-variants.ts';
+import type { RegistrationFlow, RegistrationStep } from '@velvet/validation/registration';
+import { landingOptions } from '../lib/landing-variants.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { apiFailureMessage, checkCode } from '../lib/registration-code.server.ts';
-import { deny, handleRegistration, invitationFrom, referrerOf, refusal } from '../lib/registration.server.ts';
+import { deny, handleRegistration, invitationFrom, referrerOf } from '../lib/registration.server.ts';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
@@ -29,7 +30,7 @@ export async function loader(args: Route.LoaderArgs) {
   ]);
   const headers: HeadersInit = arrival ? { 'Set-Cookie': await save({ ...flow, arrival }) } : {};
   if (check.status === 'unavailable') return data({ state: 'unavailable' as const, notice: apiFailureMessage(check.error) }, { headers });
-  if (check.status !== 'valid') throw await deny(args, refusal(check).reason, invitation, referrer);
+  if (check.status !== 'valid') throw await deny(args, check.refusal.reason, invitation, referrer);
   const flowValue = registrationFlowOf(invitation.slug, url.searchParams.get('step'), flow);
   const step: RegistrationStep = flowValue === 'leanStep2' ? 'lean-2' : flowValue === 'leanStep1' ? 'lean-1' : 'one-step';
   const countries = check.details.countryOptions;

@@ -1,6 +1,7 @@
 import { parseWithZod } from '../lib/submission.server.ts';
-import { emailForm } from '@velvet/validation/registration';
-import { accessCodeForm } from '@velvet/validation/registration-code';
+import { INVITATION_PARAMS, invitationSearch, readInvitation } from '@velvet/validation/links';
+import { emailForm, isRegistrationStep } from '@velvet/validation/registration';
+import { accessCodeForm, refusalMessage } from '@velvet/validation/registration-code';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, data, redirect, useLocation, useNavigation, useSearchParams } from 'react-router';
@@ -13,17 +14,18 @@ import { callApi } from '../lib/api.server.ts';
 import { localeContext } from '../lib/context.ts';
 import { serverCountry } from '../lib/country.server.ts';
 import { localizedPath, readablePath } from '../lib/i18n.ts';
-import { landingOptions, sourcePathFrom, variantTexts, voucherFor, type LandingLayout, type LandingPageOptions } from '../lib/landing-variants.ts';
+import { customizationTexts, voucherFor } from '@velvet/validation/customization';
+import { landingOptions, sourcePathFrom, type LandingLayout, type LandingPageOptions } from '../lib/landing-variants.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { oidcSettings, SOCIAL_START_PATH } from '../lib/oidc.server.ts';
 import { requestLobbyLink } from '../lib/operations.ts';
-import { apiFailureMessage, checkCode, verdictMessage, type CodeVerdict } from '../lib/registration-code.server.ts';
-import { deny, handleProductShare, handleRegistration, invitationQuery, referrerOf, refusal, REGISTRATION_INTENTS } from '../lib/registration.server.ts';
+import { apiFailureMessage, checkCode } from '../lib/registration-code.server.ts';
+import { deny, handleProductShare, handleRegistration, invitationQuery, referrerOf } from '../lib/registration.server.ts';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useWebView } from '../lib/use-web-view.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
-import { track, type ErrorEvent } from '../lib/analytics.ts';
+import { track } from '../lib/analytics.ts';
 import { LANDING_SLUGS } from '../screens.ts';
 
 /** The popup variant's form, loaded when the visitor heads for it (./components/popup-registration.tsx). */
@@ -47,12 +49,6 @@ const HERO: Record<LandingLayout, { grid: string; text: string; lead: string; ca
   'center-single-column': { grid: 'max-w-2xl gap-12 px-6 py-16 text-center sm:py-24', text: '', lead: 'mx-auto max-w-xl', card: 'p-6 shadow-2xl sm:p-10' },
   'only-mobile': { grid: 'gap-10 pt-12', text: 'px-6', lead: '', card: 'px-6 py-10' },
 };
-
-/** The tracked error event of a refused invitation (spec §8), if it has one. */
-function verdictEvent(verdict: Exclude<CodeVerdict, { status: 'valid' }>): ErrorEvent['event'] | null {
-  if (verdict.status === 'unavailable') return null;
-  return (refusal(verdict).event as ErrorEvent['event'] | undefined) ?? null;
-}
 
 /**
  * The route's check (spec §2): `/{slug}` is a campaign the club runs, or a 404 "Page Not
@@ -78,34 +74,39 @@ export async function loader(args: Route.LoaderArgs) {
   const sourcePath = arrivedFrom ?? flow.sourcePath ?? null;
   // Back from a social sign-in that did not work (ADR 010).
   const socialFailed = url.searchParams.get('social') === 'failed';
-  const rc = url.searchParams.get('rc')?.trim().toUpperCase();
+  const link = readInvitation(url.searchParams);
   /** The page's data, with the flow cookie when this visit brought something to keep. */
   const reply = async <T extends object>(body: T, arrival?: RegistrationFlowState['arrival']) => {
     const keep = { ...(arrival ? { arrival } : {}), ...(arrivedFrom && arrivedFrom !== flow.sourcePath ? { sourcePath: arrivedFrom } : {}) };
     if (Object.keys(keep).length === 0) return data(body);
     return data(body, { headers: { 'Set-Cookie': await save({ ...flow, ...keep }) } });
   };
-  if (!rc) return reply({ options, sourcePath, socialFailed, invitation: null });
-  const invitation = { code: rc, validityTimestamp: url.searchParams.get('validityTimestamp'), slug };
+  if (!link) return reply({ options, sourcePath, socialFailed, invitation: null });
+  const invitation = { code: link.code, validityTimestamp: link.validityTimestamp, slug };
   // The arrival rule (spec §4): the referrer this invitation arrived with.
   const { referrer, arrival } = referrerOf(args, flow, invitation);
-  const [verdict, detected] = await Promise.all([
+  const [check, detected] = await Promise.all([
     checkCode({ ...invitation, referrer }, { request, context }),
     options.registrationFormFinishedInPopup ? serverCountry(request, context) : Promise.resolve(undefined),
   ]);
-  if (verdict.status === 'referrer') throw await deny(args, 'referrer', invitation, referrer);
-  if (verdict.status !== 'valid') {
+  if (check.status === 'refused' && check.refusal.reason === 'referrer') throw await deny(args, 'referrer', invitation, referrer);
+  if (check.status !== 'valid') {
     return reply(
       {
         options,
         sourcePath,
         socialFailed,
-        invitation: { ...invitation, valid: false as const, notice: verdictMessage(verdict, 'link'), errorEvent: verdictEvent(verdict) },
+        invitation: {
+          ...invitation,
+          valid: false as const,
+          notice: check.status === 'refused' ? refusalMessage(check.refusal, 'link', check.invitorName) : apiFailureMessage(check.error),
+          errorEvent: check.status === 'refused' ? check.refusal.event : null,
+        },
       },
       arrival,
     );
   }
-  const countries = verdict.details.countryOptions;
+  const countries = check.details.countryOptions;
   const oidc = oidcSettings();
   return reply(
     {
@@ -115,8 +116,8 @@ export async function loader(args: Route.LoaderArgs) {
       invitation: {
         ...invitation,
         valid: true as const,
-        invitorName: verdict.invitorName,
-        customization: verdict.customization,
+        invitorName: check.invitorName,
+        customization: check.customization,
         query: invitationQuery(invitation),
         comingSoon: url.searchParams.has('signup'),
         // "Check your inbox" only after this visitor's registration (not for a hand-made ?finished=1).
@@ -156,7 +157,7 @@ export async function action(args: Route.ActionArgs) {
     const errors = sent.data.requestLobbyLink.fieldErrors.map((e) => e.code);
     return { code: null, registration: null, productShare: null, waitlist: { errors, value, sent: errors.length === 0 } };
   }
-  if ((REGISTRATION_INTENTS as readonly string[]).includes(String(formData.get('intent')))) {
+  if (isRegistrationStep(formData.get('intent'))) {
     return { code: null, productShare: null, registration: await handleRegistration(args, formData, { popup: true, slug }) };
   }
   const submission = parseWithZod(formData, { schema: accessCodeForm });
@@ -167,16 +168,19 @@ export async function action(args: Route.ActionArgs) {
   const typed = { code: submission.value.code.trim().toUpperCase(), validityTimestamp: null, slug };
   // A code typed on our page: the referrer its own arrival brought, if it arrived at all.
   const { referrer } = referrerOf(args, (await readFlow(request, context)).flow, typed);
-  const verdict = await checkCode({ ...typed, referrer }, { request, context });
+  const check = await checkCode({ ...typed, referrer }, { request, context });
   const { prefix } = context.get(localeContext);
-  if (verdict.status === 'valid') {
-    throw redirect(localizedPath(prefix, slug ? `/${slug}` : '/', `rc=${encodeURIComponent(typed.code)}`), 303);
+  if (check.status === 'valid') {
+    throw redirect(localizedPath(prefix, slug ? `/${slug}` : '/', invitationSearch({ code: typed.code })), 303);
   }
-  if (verdict.status === 'invalid') {
+  if (check.status === 'unavailable') {
+    return { code: { result: { errors: [], value: sent }, notice: apiFailureMessage(check.error), errorEvent: null }, registration: null, productShare: null };
+  }
+  if (check.refusal.reason === 'invalid') {
     return { code: { result: { errors: ['validation.accessCodeInvalid'], value: sent }, notice: undefined }, registration: null, productShare: null };
   }
-  if (verdict.status === 'referrer') throw await deny(args, 'referrer', typed, referrer);
-  return { code: { result: { errors: [], value: sent }, notice: verdictMessage(verdict, 'invitation'), errorEvent: verdictEvent(verdict) }, registration: null, productShare: null };
+  if (check.refusal.reason === 'referrer') throw await deny(args, 'referrer', typed, referrer);
+  return { code: { result: { errors: [], value: sent }, notice: refusalMessage(check.refusal, 'typed', check.invitorName), errorEvent: check.refusal.event }, registration: null, productShare: null };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -216,7 +220,7 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   const checkingCode =
     navigation.state !== 'idle' &&
     (navigation.formData?.get('intent') === 'code' ||
-      (!navigation.formData && navigation.location.pathname === location.pathname && new URLSearchParams(navigation.location.search).has('rc')));
+      (!navigation.formData && navigation.location.pathname === location.pathname && new URLSearchParams(navigation.location.search).has(INVITATION_PARAMS.code)));
   /** The landing page options of spec §3, as this page holds them. */
   const options: LandingPageOptions = {
     ...loaderData.options,
@@ -233,12 +237,13 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   // "Check your inbox" is the pop-up's welcome page (spec §4): after the email, before activation.
   useTrackStep(finished ? { event: 'welcome_landed' } : null);
 
-  const texts = variantTexts(valid?.customization);
+  const texts = customizationTexts(valid?.customization);
+  const voucher = voucherFor(valid?.customization);
   const money = (euros: number) => intl.formatNumber(euros, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
   const values = {
     invitorName: valid?.invitorName ?? '',
-    percent: texts.voucher?.percent ?? 10,
-    minimum: texts.voucher?.minimumOrderValue ? money(texts.voucher.minimumOrderValue) : '',
+    percent: voucher.percent,
+    minimum: voucher.minimumOrderValue ? money(voucher.minimumOrderValue) : '',
   };
   const headline = valid ? (valid.invitorName ? t(texts.headline, values) : t('variant.noInviter.headline')) : t('landing.hero.title');
   const lead = valid ? t(texts.text, values) : t('landing.hero.text');
@@ -333,7 +338,7 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
           <ProductShare invitorName={valid.invitorName} lastResult={productShareResult?.result} />
         </Suspense>
       )}
-      <LandingSections voucher={voucherFor(valid?.customization)} waitlist={actionData && 'waitlist' in actionData ? actionData.waitlist : undefined} />
+      <LandingSections voucher={voucher} waitlist={actionData && 'waitlist' in actionData ? actionData.waitlist : undefined} />
     </>
   );
 }

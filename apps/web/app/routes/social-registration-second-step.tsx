@@ -13,11 +13,13 @@ import { localeContext, requestInfoContext } from '../lib/context.ts';
 import { serverCountry } from '../lib/country.server.ts';
 import { localizedPath } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/meta.ts';
-import { completeSocialRegistration, type CompleteSocialRegistrationInput, type RegistrationCodeError } from '../lib/operations.ts';
-import { apiFailureMessage, checkCode, verdictFor, type Notice } from '../lib/registration-code.server.ts';
-import { deny, denyPath, invitationFrom, referrerOf, refusal, type Invitation } from '../lib/registration.server.ts';
+import { postedLegalVersions } from '../lib/legal-versions.ts';
+import { completeSocialRegistration, type CompleteSocialRegistrationInput } from '../lib/operations.ts';
+import { apiFailureMessage, checkCode, type Notice } from '../lib/registration-code.server.ts';
+import { deny, denyPath, invitationFrom, referrerOf, type Invitation } from '../lib/registration.server.ts';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
-import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '../lib/social-registration.ts';
+import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '@velvet/validation/registration';
+import { verdict } from '@velvet/validation/registration-code';
 import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
 import { trackStep } from '../lib/analytics.ts';
@@ -67,7 +69,7 @@ export async function loader(args: Route.LoaderArgs) {
     serverCountry(request, context),
   ]);
   if (check.status === 'unavailable') return { state: 'unavailable' as const, email: claims.email, notice: apiFailureMessage(check.error) };
-  if (check.status !== 'valid') throw await deny(args, refusal(check).reason, invitation, referrer);
+  if (check.status !== 'valid') throw await deny(args, check.refusal.reason, invitation, referrer);
   const countries = check.details.countryOptions;
   return {
     state: 'ready' as const,
@@ -106,11 +108,8 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== 'success') return reply();
   const value = submission.value;
 
-  const check = await checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug, referrer }, { request, context });
-  if (check.status === 'unavailable') return reply({ notice: apiFailureMessage(check.error) });
-  if (check.status !== 'valid') throw await deny(args, refusal(check).reason, invitation, referrer);
-  const option = check.details.countryOptions.find((c) => c.isoCode === value.country);
-  if (!option) return reply({ fieldErrors: { country: ['validation.country'] } });
+  // The versions this page showed for the chosen country: completeSocialRegistration checks them and the code.
+  const shown = postedLegalVersions(formData, value.country);
 
   const input: CompleteSocialRegistrationInput = {
     token,
@@ -124,8 +123,8 @@ export async function action(args: Route.ActionArgs) {
     country: value.country,
     newsletter: value.newsletter,
     termsAccepted: true,
-    termsPkString: option.termsPkString,
-    dataPolicyPkString: option.dataPolicyPkString,
+    termsPkString: shown?.termsPkString ?? '',
+    dataPolicyPkString: shown?.dataPolicyPkString ?? '',
     language: locale,
     shoppingPreferences: value.shoppingPreferences,
   };
@@ -133,16 +132,8 @@ export async function action(args: Route.ActionArgs) {
   if (!result.ok) return reply({ notice: apiFailureMessage(result.error) });
   const payload = result.data.completeSocialRegistration;
   if (payload.tokenError) throw redirect(denyPath(prefix, 'token'));
-  if (payload.codeErrors.length) {
-    const verdict = verdictFor({
-      errors: payload.codeErrors,
-      errorDetails: payload.codeErrors.map((error: RegistrationCodeError) => ({ error })),
-      invitorName: null,
-      countryOptions: [],
-      customization: null,
-    });
-    if (verdict.status !== 'valid' && verdict.status !== 'unavailable') throw await deny(args, refusal(verdict).reason, invitation, referrer);
-  }
+  const refused = verdict(payload.codeErrors);
+  if (refused.blocking) throw await deny(args, refused.reason, invitation, referrer);
   if (payload.fieldErrors.length || !payload.outcome) {
     const fieldErrors: Record<string, string[]> = {};
     const formErrors = new Set<string>();
@@ -166,8 +157,8 @@ export async function action(args: Route.ActionArgs) {
       registrationCountry: value.country,
       registrationNewsLetter: value.newsletter,
       registrationTermsAndConditions: true,
-      termsPkString: option.termsPkString,
-      dataPolicyPkString: option.dataPolicyPkString,
+      termsPkString: input.termsPkString,
+      dataPolicyPkString: input.dataPolicyPkString,
       // Only this visitor's own new registration carries an id (never an address that was already known).
       registrationId: payload.registrationId ?? undefined,
       registrationFlow: 'socialRegistration',
@@ -301,7 +292,7 @@ function SecondStepForm({
         </div>
         <FieldErrors field={preferences} />
       </fieldset>
-      <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={country.option} />
+      <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={country.option} countries={countries} />
       <button type="submit" className="btn-primary w-full" disabled={busy}>
         {t('socialSecondStep.submit')}
       </button>
