@@ -94,8 +94,3 @@ export function reportApiFailure(failure: { kind: ApiFailureKind; operation: str
     tags: { api: failure.kind, operation: failure.operation },
   });
 }
-
-/** Tests only. */
-export function resetErrorReportingForTests(): void {
-  reporter = undefined;
-}

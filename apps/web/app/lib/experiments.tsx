@@ -196,9 +196,3 @@ export function useAbTestsLoading(): boolean {
   const flag = useContext(LoadingContext);
   return useSyncExternalStore(flag?.subscribe ?? noSubscription, flag?.get ?? stillLoading, flag?.get ?? stillLoading);
 }
-
-/** Tests only. */
-export function resetExperimentsForTests(): void {
-  browser?.growthbook.destroy();
-  browser = undefined;
-}
