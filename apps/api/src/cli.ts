@@ -137,7 +137,7 @@ function formatTable(header: string[], cells: string[][]): string {
   return [header, ...cells].map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
 }
 
-export function buildProgram(): Command {
+function buildProgram(): Command {
   const program = new Command()
     .name('velvet-api')
     .description('Velvet Rope API admin commands. Reads the same environment as the server (DATABASE_URL, APP_SECRET, ...).')
@@ -429,7 +429,7 @@ export function buildProgram(): Command {
   return program;
 }
 
-export async function runCli(argv: string[]): Promise<number> {
+async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: 'user' });

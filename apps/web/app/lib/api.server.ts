@@ -12,7 +12,7 @@ import type { Operation } from './operations.ts';
 import { correlationId } from './page-load.ts';
 import { pageLoadOf } from './page-load.server.ts';
 
-export const GRAPHQL_TIMEOUT_MS = 30_000;
+const GRAPHQL_TIMEOUT_MS = 30_000;
 
 export type ApiFailure =
   | { kind: 'generic' }

@@ -21,8 +21,7 @@ export const CONSENT_REVISION = 1;
 /** How long a choice is kept before the visitor is asked again. */
 export const CONSENT_DAYS = 182;
 
-export const CONSENT_CATEGORIES = ['necessary', 'analytics', 'marketing'] as const;
-export type ConsentCategory = (typeof CONSENT_CATEGORIES)[number];
+type ConsentCategory = 'necessary' | 'analytics' | 'marketing';
 export type OptionalCategory = Exclude<ConsentCategory, 'necessary'>;
 
 /** Spec §4: "the consent-status-updated event", dispatched on window by the consent script. */
@@ -38,7 +37,7 @@ export interface ConsentChoice {
  * Spec §3: the consent-manager data pushed to the data layer. A customer is unidentified on
  * these public pages; identified customers (app sessions, later) add their ids.
  */
-export type ConsentManagerData = {
+type ConsentManagerData = {
   brand: string;
   applicationCode: string;
   /** ISO 3166-1 alpha-2, upper-case. */
@@ -74,7 +73,7 @@ export interface CmpPageConfig {
 }
 
 /** What the consent script offers the page (window.AcqCmp). */
-export interface CmpApi {
+interface CmpApi {
   /** Spec §4: "the consent service reports initialised". */
   isInitialized(): boolean;
   /** The stored choice, or null while the visitor has not chosen. */

@@ -11,8 +11,8 @@ import { countryFromHostname } from './country.ts';
 import { CMP_SCRIPT_PATH, type CmpPageConfig, type OptionalCategory, cacheBuster } from './consent-shared.ts';
 import { webViewFromRequest } from './web-view.server.ts';
 
-export const BRAND = 'VELVET_ROPE';
-export const APPLICATION_CODE = 'ACQUISITION';
+const BRAND = 'VELVET_ROPE';
+const APPLICATION_CODE = 'ACQUISITION';
 
 /** What the root loader hands the document. */
 export interface ConsentPage {
