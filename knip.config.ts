@@ -33,7 +33,7 @@ const config: KnipConfig = {
   ignoreIssues: REGISTRATION_CONTRACT_BEING_MOVED as unknown as KnipConfig['ignoreIssues'],
   workspaces: {
     '.': {
-      entry: ['scripts/*.mjs', 'bench/*.mjs', 'tests/e2e/**/*.spec.ts', 'tests/runtime/**/*.test.ts'],
+      entry: ['scripts/*.mjs', 'bench/*.mjs', 'tests/e2e/**/*.spec.ts', 'tests/runtime/**/*.test.ts', 'tests/lint/*.test.ts'],
       project: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'tests/**/*.ts'],
     },
     'apps/api': {

@@ -12,7 +12,7 @@ import { connectDatabase } from './db/connect.ts';
 import type { Db } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { CUSTOMIZATIONS } from './db/schema.ts';
-import { seedAdminUser, seedDemoData } from './db/seed.ts';
+import { seedAdminUser, seedDemoData } from './seed.ts';
 import { OUTBOX_STATUSES } from './db/schema.ts';
 import type { OutboxStatus } from './db/schema.ts';
 import { listOutbox, retryOutboxRow } from './services/manage-outbox.ts';

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDown, migrateToLatest } from '../src/db/migrate.ts';
 import { migrations } from '../src/db/migrations/registry.ts';
 import { BOOLEAN_COLUMNS } from '../src/db/schema.ts';
-import { DEMO_CODES, DEMO_MEMBERS, seedAdminUser, seedDemoData } from '../src/db/seed.ts';
+import { DEMO_CODES, DEMO_MEMBERS, seedAdminUser, seedDemoData } from '../src/seed.ts';
 import { verifyPassword } from '../src/lib/password.ts';
 import { checkRegistrationCode } from '../src/services/check-registration-code.ts';
 import { COUNTRIES } from '@velvet/i18n/locales';

@@ -72,6 +72,14 @@ export interface CmpPageConfig {
   appConsent: OptionalCategory[] | null;
 }
 
+/** What the root loader hands the document. */
+export interface ConsentPage {
+  /** Null when the consent script does not load on this page (disabled, or an activateaccount path). */
+  cmp: { scriptUrl: string; config: CmpPageConfig } | null;
+  /** GTM_SCRIPT_URL: the tag manager loads from there, with the runtime container id, after analytics consent. */
+  tagManagerScriptUrl: string;
+}
+
 /** What the consent script offers the page (window.AcqCmp). */
 interface CmpApi {
   /** Spec §4: "the consent service reports initialised". */
