@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateDown, migrateToLatest } from '../src/db/migrate.ts';
 import { migrations } from '../src/db/migrations/registry.ts';
 import { BOOLEAN_COLUMNS } from '../src/db/schema.ts';
@@ -7,23 +7,12 @@ import { DEMO_CODES, DEMO_MEMBERS, seedAdminUser, seedDemoData } from '../src/se
 import { verifyPassword } from '../src/lib/password.ts';
 import { checkRegistrationCode } from '../src/services/check-registration-code.ts';
 import { COUNTRIES } from '@velvet/i18n/locales';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { ENGINES, engineDatabase } from './support/engines.ts';
 import { TEST_SECRET } from './support/env.ts';
 import { insertCode } from './support/factories.ts';
 
 describe.each(ENGINES)('database on %s', (engine) => {
-  let database: TestDatabase;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine, { migrate: false });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = engineDatabase(engine, { migrate: false });
 
   /** The tables of this test's own database (on PostgreSQL: its own schema; others share the database). */
   const ownTables = async () => {

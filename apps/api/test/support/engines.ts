@@ -1,0 +1,57 @@
+/**
+ * The per-engine fixture of the API tests: inside `describe.each(ENGINES)`, a real database of
+ * that engine made before the block's tests, emptied after each test and removed after the
+ * block; `engineApi` adds a full API over it (support/api.ts). The objects returned are filled
+ * in by `beforeAll`: read their fields in hooks and tests, not while the block is collected.
+ */
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { Env } from '../../src/config.ts';
+import type { DatabaseEngine } from '../../src/db/connect.ts';
+import { createTestApi } from './api.ts';
+import type { TestApi } from './api.ts';
+import { createTestDatabase, deleteAllData } from './database.ts';
+import type { TestDatabase } from './database.ts';
+import { testEnv } from './env.ts';
+
+export { ENGINES } from './database.ts';
+
+interface DatabaseOptions {
+  /** Apply the migrations (default true); the migration tests start from an empty database. */
+  migrate?: boolean;
+  /** Delete every row after each test (default true). */
+  clearAfterEach?: boolean;
+}
+
+export function engineDatabase(engine: DatabaseEngine, options: DatabaseOptions = {}): TestDatabase {
+  const database = {} as TestDatabase;
+  beforeAll(async () => {
+    Object.assign(database, await createTestDatabase(engine, { migrate: options.migrate ?? true }));
+  });
+  if (options.clearAfterEach ?? true) {
+    afterEach(async () => {
+      await deleteAllData(database.db);
+    });
+  }
+  afterAll(async () => {
+    await database.close?.();
+  });
+  return database;
+}
+
+type ApiOptions = Omit<Parameters<typeof createTestApi>[0], 'env' | 'db'>;
+
+export function engineApi(
+  engine: DatabaseEngine,
+  options: DatabaseOptions & { env?: Env; api?: () => ApiOptions } = {},
+): { database: TestDatabase; api: TestApi; env: Env } {
+  const database = engineDatabase(engine, options);
+  const env = options.env ?? testEnv();
+  const api = {} as TestApi;
+  beforeAll(async () => {
+    Object.assign(api, await createTestApi({ ...options.api?.(), env, db: database.db }));
+  });
+  afterAll(async () => {
+    await api.close?.();
+  });
+  return { database, api, env };
+}
