@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -22,8 +23,89 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  ...layerRules(import.meta.dirname),
   {
     files: ['scripts/**', 'bench/**', '**/cli.ts', '.ci/**'],
     rules: { 'no-console': 'off' },
   },
 );
+
+/**
+ * The layer directions of docs/architecture.md, enforced (ADR 032): an import against them
+ * fails `npm run lint`. Paths are resolved (relative imports and workspace packages alike),
+ * so `@velvet/api/…` and `../../apps/api/…` are the same violation.
+ * `basePath`: the repository root, so tests/lint can lint a fixture from anywhere.
+ */
+export function layerRules(basePath) {
+  const plugin = { 'import-x': importX };
+  const settings = { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })] };
+  const zones = (list) => ['error', { basePath, zones: list }];
+  const layers = [
+    {
+      target: './packages',
+      from: './apps',
+      message: 'Packages never import apps: apps depend on packages, never the reverse (docs/architecture.md).',
+    },
+    {
+      target: ['./apps/api/src/db', './apps/api/src/mail'],
+      from: './apps/api/src/services',
+      // issue 10: registration contract, being moved — the link shapes (activation,
+      // invitation and lobby URLs) go to the shared registration package; then the outbox
+      // worker imports them from there and these exceptions are removed.
+      except: ['./activation-links.ts', './personal-invitations.ts', './request-lobby-link.ts'],
+      message: 'db/ and mail/ never import use cases (services/): use cases call them, not the reverse.',
+    },
+    {
+      // Column types may name the shared vocabulary (@velvet/validation: customizations,
+      // shopping preferences); nothing of the apps.
+      target: './apps/api/src/db/schema.ts',
+      from: './apps',
+      message: 'db/schema.ts holds the table types only: it imports nothing of the apps (column types may come from packages/).',
+    },
+    {
+      target: ['./apps/web/app', './apps/web/server', './apps/web/cmp'],
+      from: './apps/api',
+      message: 'The web app talks to the API over GraphQL only: it never imports the API\'s code.',
+    },
+    {
+      target: './apps/api/src',
+      from: './apps/web',
+      message: 'The API never imports the web app.',
+    },
+    {
+      target: './apps/web/app',
+      from: './apps/web/server',
+      message: 'app/ is bundled for the browser: it never imports the Express server (server/).',
+    },
+  ];
+  return [
+    {
+      files: ['**/*.{ts,tsx,js,mjs}'],
+      plugins: plugin,
+      settings,
+      rules: {
+        'import-x/no-restricted-paths': zones(layers),
+      },
+    },
+    {
+      // Client code: everything under app/ that is neither server-only nor a route module (route
+      // modules may import *.server.ts for their loaders and actions; React Router strips those
+      // from the browser bundle). Components, layouts and client libraries never may.
+      files: ['apps/web/app/components/**', 'apps/web/app/layouts/**', 'apps/web/app/lib/**', 'apps/web/cmp/**'],
+      ignores: ['**/*.server.ts', '**/*.server.tsx'],
+      plugins: plugin,
+      settings,
+      rules: {
+        // The same layers, and one more (a later block's rule options replace an earlier one's).
+        'import-x/no-restricted-paths': zones([
+          ...layers,
+          {
+            target: ['./apps/web/app', './apps/web/cmp'],
+            from: ['./apps/web/app/**/*.server.ts', './apps/web/app/**/*.server.tsx'],
+            message: 'Client code never imports *.server.ts: server-only modules stay out of the browser bundle.',
+          },
+        ]),
+      },
+    },
+  ];
+}

@@ -5,6 +5,6 @@ import { defineConfig } from 'vitest/config';
 // own commands (`npm run build` first).
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/api', 'apps/web', 'tests/runtime'],
+    projects: ['packages/*', 'apps/api', 'apps/web', 'tests/runtime', 'tests/lint'],
   },
 });

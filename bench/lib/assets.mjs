@@ -9,7 +9,7 @@ import { gzipSync, constants as zlib } from 'node:zlib';
  * @param {string} tag
  * @returns {Record<string, string>}
  */
-export function parseAttributes(tag) {
+function parseAttributes(tag) {
   /** @type {Record<string, string>} */
   const attributes = {};
   const inner = tag.replace(/^<[a-zA-Z]+/, '').replace(/\/?>$/, '');
@@ -25,7 +25,7 @@ export function parseAttributes(tag) {
  * @param {string} source
  * @returns {{ staticImports: string[], dynamicImports: string[] }}
  */
-export function moduleImports(source) {
+function moduleImports(source) {
   const staticImports = [];
   const dynamicImports = [];
   for (const match of source.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"'\n]+)["']/g)) {
@@ -51,7 +51,7 @@ export function moduleImports(source) {
  * @param {string} pageUrl
  * @returns {{ assets: AssetRef[], skipped: { url: string, reason: string }[] }}
  */
-export function collectAssets(html, pageUrl) {
+function collectAssets(html, pageUrl) {
   /** @type {Map<string, AssetRef>} */
   const found = new Map();
   /** @type {{ url: string, reason: string }[]} */
@@ -121,7 +121,7 @@ async function fetchBytes(url) {
 }
 
 /** @param {Buffer} bytes */
-export const gzipSize = (bytes) => gzipSync(bytes, { level: zlib.Z_BEST_COMPRESSION }).length;
+const gzipSize = (bytes) => gzipSync(bytes, { level: zlib.Z_BEST_COMPRESSION }).length;
 
 /**
  * Fetches the page and every asset of its first load once, and measures them.

@@ -83,7 +83,7 @@ export function ensureBuild(root, { force = false } = {}) {
  * @param {{ tries?: number, intervalMs?: number, isDead?: () => boolean }} [options]
  * @returns {Promise<boolean>}
  */
-export async function waitForOk(url, { tries = 120, intervalMs = 250, isDead = () => false } = {}) {
+async function waitForOk(url, { tries = 120, intervalMs = 250, isDead = () => false } = {}) {
   for (let i = 0; i < tries; i++) {
     if (isDead()) return false;
     try {

@@ -11,7 +11,8 @@ import { filePayload } from '@velvet/features/definitions';
 import { loadFeatureFile } from '@velvet/features/file';
 import { E2E } from '../../playwright.config.ts';
 import { cli } from './support/cli.ts';
-import { QUIET_DAY, TEST_NOW_HEADER, expect, test, text } from './support.ts';
+import type { Page } from '@playwright/test';
+import { QUIET_DAY, TEST_NOW_HEADER, expect, test, text, waitForHydration } from './support.ts';
 
 const KEY = 'sdk-velvet-rope';
 const CONTROL = text('en', 'banner.top');
@@ -35,6 +36,29 @@ function anonymousCookie(id: string) {
 /** The banner's text in the server's HTML, before any script ran. */
 function bannerIn(html: string): string | undefined {
   return /data-testid="top-banner"[^>]*>([^<]*)</.exec(html)?.[1];
+}
+
+/** The events the page pushed to the data layer, in order (the tag manager's gtm.* and cmp_data left out). */
+function pushedEvents(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    ((window as unknown as { dataLayer?: { event?: unknown }[] }).dataLayer ?? [])
+      .map((e) => (typeof e?.event === 'string' ? e.event : ''))
+      .filter((name) => name !== '' && name !== 'cmp_data' && !name.startsWith('gtm.')),
+  );
+}
+
+/**
+ * The visitor's first keystroke in the code field tracks `landing` and `code_entered`. Events
+ * reach the data layer in the order they are tracked, and GrowthBook tracks an assignment while
+ * the page renders, before it can take a keystroke (the first test below shows the order). So
+ * once `code_entered` is there, an assignment the page made is there before it: the events up
+ * to then tell whether one was made, without waiting for time to pass.
+ */
+async function eventsUntilFirstKeystroke(page: Page): Promise<string[]> {
+  await waitForHydration(page);
+  await page.getByLabel(text('en', 'landing.code.label')).fill('A');
+  await expect.poll(() => pushedEvents(page)).toContain('code_entered');
+  return pushedEvents(page);
 }
 
 test.describe.configure({ mode: 'default' });
@@ -69,9 +93,7 @@ test('the server renders the assigned variation, and ?disablegb=true shows contr
   await expect(page.getByTestId('top-banner')).toHaveText(CONTROL);
   const disabledHtml = await (await request.get('/?disablegb=true', { headers: { cookie: `acq_anonymous_id=${id}` } })).text();
   expect(bannerIn(disabledHtml)).toBe(CONTROL);
-  await page.waitForTimeout(300);
-  const events = await page.evaluate(() => ((window as unknown as { dataLayer?: { event?: string }[] }).dataLayer ?? []).filter((e) => e.event === 'assign_experiment'));
-  expect(events).toEqual([]);
+  expect(await eventsUntilFirstKeystroke(page)).not.toContain('assign_experiment');
 });
 
 test('an assignment is pushed as assign_experiment with the experiment, the variation and the anonymous id', async ({ page, context }) => {
@@ -82,6 +104,10 @@ test('an assignment is pushed as assign_experiment with the experiment, the vari
   await expect
     .poll(() => page.evaluate(() => ((window as unknown as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? []).filter((e) => e.event === 'assign_experiment')))
     .toEqual([{ event: 'assign_experiment', experiment_id: 'top-banner-copy', variation_id: '1', acq_anonymous_id: id }]);
+  // The assignment comes before anything the visitor does: what the tests of no assignment rely on.
+  const events = await eventsUntilFirstKeystroke(page);
+  expect(events.indexOf('assign_experiment')).toBeGreaterThanOrEqual(0);
+  expect(events.indexOf('assign_experiment')).toBeLessThan(events.indexOf('landing'));
 });
 
 test('before consent nothing is stored; with analytics consent the page keeps its anonymous id, so the assignment sticks', async ({ browser, page, context }) => {
@@ -116,8 +142,7 @@ test('a forced-variation link shows its variation server-rendered, whatever the 
   await page.goto('/?top-banner-copy=1');
   await expect(page.getByTestId('top-banner')).toHaveText(MEMBERS_FIRST);
   // Forced visitors are not counted in the test.
-  await page.waitForTimeout(300);
-  expect(await page.evaluate(() => ((window as unknown as { dataLayer?: { event?: string }[] }).dataLayer ?? []).filter((e) => e.event === 'assign_experiment'))).toEqual([]);
+  expect(await eventsUntilFirstKeystroke(page)).not.toContain('assign_experiment');
 });
 
 test.describe('without JavaScript', () => {

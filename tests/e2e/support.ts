@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { catalogs } from '@velvet/i18n/catalogs';
-import { LOCALES, type Locale } from '@velvet/i18n/locales';
+import type { Locale } from '@velvet/i18n/locales';
 import { test as base, expect, type Page } from '@playwright/test';
 import { E2E } from '../../playwright.config.ts';
 import { createInvitation, type Invitation } from './support/data.ts';
@@ -13,8 +13,6 @@ export function text(locale: Locale, id: string, values: Record<string, string> 
   if (message === undefined) throw new Error(`No message ${id} in ${locale}`);
   return message.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? `{${name}}`);
 }
-
-export const PREFIXED = LOCALES.map((locale) => ({ locale, prefix: `/${locale}` }));
 
 /** The header that sets the calendar's "now" of the web server under test (TEST_CLOCK, ADR 021). */
 export const TEST_NOW_HEADER = 'x-test-now';
@@ -59,7 +57,7 @@ export function consentCookie(preset: Exclude<ConsentPreset, 'none'>, consentId:
 }
 
 /** A stand-in for the tag manager's script: counts its runs, sends nothing anywhere. */
-export const TAG_MANAGER_STUB = 'window.__tagManagerStubRuns = (window.__tagManagerStubRuns || 0) + 1;';
+const TAG_MANAGER_STUB = 'window.__tagManagerStubRuns = (window.__tagManagerStubRuns || 0) + 1;';
 
 /**
  * Fails the test on any console error the page logs: errors are never expected. Every test

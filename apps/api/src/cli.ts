@@ -12,7 +12,7 @@ import { connectDatabase } from './db/connect.ts';
 import type { Db } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { CUSTOMIZATIONS } from '@velvet/validation/customization';
-import { seedAdminUser, seedDemoData } from './db/seed.ts';
+import { seedAdminUser, seedDemoData } from './seed.ts';
 import { OUTBOX_STATUSES } from './db/schema.ts';
 import type { OutboxStatus } from './db/schema.ts';
 import { listOutbox, retryOutboxRow } from './services/manage-outbox.ts';
@@ -138,7 +138,7 @@ function formatTable(header: string[], cells: string[][]): string {
   return [header, ...cells].map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
 }
 
-export function buildProgram(): Command {
+function buildProgram(): Command {
   const program = new Command()
     .name('velvet-api')
     .description('Velvet Rope API admin commands. Reads the same environment as the server (DATABASE_URL, APP_SECRET, ...).')
@@ -428,7 +428,7 @@ export function buildProgram(): Command {
   return program;
 }
 
-export async function runCli(argv: string[]): Promise<number> {
+async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -5,13 +5,13 @@
 import type { Env } from '@velvet/config/env';
 import { DEFAULT_REFERRER_BLOCKLIST, parseReferrerBlocklist } from './services/referrer-blocklist.ts';
 
-export { env, parseEnv, EnvError } from '@velvet/config/env';
+export { parseEnv, EnvError } from '@velvet/config/env';
 export type { Env } from '@velvet/config/env';
 
 export const GRAPHQL_PATH = '/graphql';
 export const HEALTH_PATH = '/health';
 /** Largest request body accepted (JSON POSTs of our operations are a few hundred bytes). */
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 export interface ApiSettings {
   production: boolean;

@@ -8,7 +8,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 
-export const DEV_REQUESTS_PATH = '/dev/requests';
+const DEV_REQUESTS_PATH = '/dev/requests';
 const KEEP = 1000;
 
 export interface LoggedOperation {

@@ -19,7 +19,7 @@ const PERSONAL_FIELDS = [
   'password_hash',
 ];
 
-export const REDACT_PATHS = PERSONAL_FIELDS.flatMap((field) => {
+const REDACT_PATHS = PERSONAL_FIELDS.flatMap((field) => {
   const key = /^[a-z_]+$/i.test(field) ? field : `["${field}"]`;
   const dotted = key.startsWith('[') ? key : `.${key}`;
   return [key, `*${dotted}`, `*.*${dotted}`];

@@ -5,7 +5,7 @@
 import { EnvError, parseEnv } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { seedAdminUser, seedDemoData } from './db/seed.ts';
+import { seedAdminUser, seedDemoData } from './seed.ts';
 import { createLogger } from './logger.ts';
 import { OutboxWorker } from './mail/outbox-worker.ts';
 import { createOutboxSignal } from './mail/outbox-signal.ts';

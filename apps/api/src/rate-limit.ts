@@ -47,12 +47,12 @@ export const DEFAULT_RATE_LIMITS = {
    */
   adminLoginFailures: { points: 30, duration: 60, burstPoints: 0, burstDuration: 60 },
 } satisfies Record<string, RateLimitRule>;
-export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
+type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
 
 /** How much later a failed admin sign-in is answered while adminLoginFailures is exceeded. */
 export const ADMIN_LOGIN_SLOWDOWN_MS = 1000;
 
-export type RateLimitOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+type RateLimitOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
   consume(key: string): Promise<RateLimitOutcome>;

@@ -80,13 +80,13 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-export const CORRELATION_HEADER = 'x-correlation-id';
-export const SESSION_HEADER = 'x-session-id';
-export const SOURCE_PAGE_HEADER = 'x-source-page';
-export const CSRF_HEADER = 'x-graphql-yoga-csrf';
+const CORRELATION_HEADER = 'x-correlation-id';
+const SESSION_HEADER = 'x-session-id';
+const SOURCE_PAGE_HEADER = 'x-source-page';
+const CSRF_HEADER = 'x-graphql-yoga-csrf';
 
 /** GraphQL Armor limits (OWASP ASVS 4.3.x); our real operations stay far below each. */
-export const ARMOR_LIMITS = { maxDepth: 8, maxAliases: 10, maxCost: 5000, maxTokens: 1000, maxDirectives: 10 };
+const ARMOR_LIMITS = { maxDepth: 8, maxAliases: 10, maxCost: 5000, maxTokens: 1000, maxDirectives: 10 };
 
 interface RequestMeta {
   correlationId: string;
@@ -364,7 +364,7 @@ function useUnexpectedErrorLog(logger: Logger, reporter?: Reporter): Plugin<ApiC
   }) as Plugin<ApiContext>;
 }
 
-export const SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE';
+const SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE';
 
 /**
  * Yoga's masking, except that a database outage (a dropped or refused connection) becomes

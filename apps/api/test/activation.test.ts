@@ -1,15 +1,11 @@
 /** Mutation.activateAccount and Query.registrationStatus, on SQLite and PostgreSQL. */
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Customization } from '@velvet/validation/customization';
 import { hashToken } from '../src/lib/tokens.ts';
 import { ACTIVATION_VALIDITY_DAYS } from '../src/services/activation-links.ts';
 import { WELCOME_VOUCHER_VALIDITY_DAYS } from '@velvet/validation/customization';
-import { createTestApi } from './support/api.ts';
-import type { TestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
-import { testEnv } from './support/env.ts';
+import { ENGINES, engineApi } from './support/engines.ts';
 import { insertCode } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';
 import { ACTIVATE, REGISTER, activationIdsFor, latestActivationId, uniqueEmail, validInput } from './support/registration.ts';
@@ -28,20 +24,7 @@ interface ActivatePayload {
 const STATUS = 'query status($id: String!) { registrationStatus(registrationId: $id) { registrationId state } }';
 
 describe.each(ENGINES)('activateAccount on %s', (engine) => {
-  let database: TestDatabase;
-  let api: TestApi;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    api = await createTestApi({ env: testEnv(), db: database.db });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
+  const { database, api } = engineApi(engine);
 
   async function registered(fields: { balance?: number; customization?: Customization | null; language?: string } = {}) {
     const { id: codeId, code } = await insertCode(database.db, { balance: fields.balance ?? 5, customization: fields.customization ?? null });

@@ -1,16 +1,14 @@
 /** Admin sign-in, sessions and the registration link generator, on SQLite and PostgreSQL. */
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deriveKey } from '../src/lib/tokens.ts';
 import { ADMIN_LOGIN_SLOWDOWN_MS, createRateLimiters } from '../src/rate-limit.ts';
 import { ADMIN_SESSION_HOURS } from '../src/services/admin-sessions.ts';
 import { createAdminUser } from '../src/services/create-admin-user.ts';
 import { verifyValidityTimestamp } from '../src/services/registration-link.ts';
 import { createTestApi } from './support/api.ts';
-import type { TestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { ENGINES, engineApi } from './support/engines.ts';
 import { TEST_SECRET, testEnv } from './support/env.ts';
 import { insertCode } from './support/factories.ts';
 import { CHECK_CODE, graphql } from './support/graphql.ts';
@@ -35,21 +33,7 @@ interface LinkPayload {
 }
 
 describe.each(ENGINES)('admin on %s', (engine) => {
-  let database: TestDatabase;
-  let api: TestApi;
-  const env = testEnv({ PUBLIC_URL: 'https://club.example' });
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    api = await createTestApi({ env, db: database.db });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
+  const { database, api } = engineApi(engine, { env: testEnv({ PUBLIC_URL: 'https://club.example' }) });
 
   const bearer = (token: string | null): { headers: Record<string, string> } => ({
     headers: token ? { authorization: `Bearer ${token}` } : {},

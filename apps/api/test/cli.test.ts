@@ -1,9 +1,7 @@
 /** The admin CLI as an operator runs it: a child process with DATABASE_URL pointing at a temp SQLite file. */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { verifyLobbyToken } from '@velvet/tokens/signed-token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../src/db/connect.ts';
@@ -12,20 +10,13 @@ import type { DatabaseConnection } from '../src/db/connect.ts';
 import { CODE_ALPHABET } from '../src/services/create-registration-code.ts';
 import { verifyValidityTimestamp } from '../src/services/registration-link.ts';
 import { createTestApi } from './support/api.ts';
+import { runCli } from './support/cli.ts';
 import { TEST_SECRET, testEnv } from './support/env.ts';
 import { CHECK_CODE, graphql } from './support/graphql.ts';
 import type { CodeDetails } from './support/graphql.ts';
 import { insertMember } from './support/factories.ts';
 import { deliverAll, insertApplication, insertWaitlistEntry } from './support/invitations.ts';
 
-const API_DIR = fileURLToPath(new URL('..', import.meta.url));
-const TSX = path.join(API_DIR, '../../node_modules/.bin/tsx');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('admin CLI', () => {
   let dir: string;
@@ -48,17 +39,7 @@ describe('admin CLI', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(TSX, ['src/cli.ts', ...args], { cwd: API_DIR, env: { ...env, ...extraEnv } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
+  const cli = (args: string[], extraEnv: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extraEnv } });
 
   it('creates a code that `code list` then shows', async () => {
     const created = await cli([

@@ -4,14 +4,10 @@
  * personal is, even when a client sends it.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FUNNEL_STEPS } from '@velvet/validation/funnel';
 import { createAdminUser } from '../src/services/create-admin-user.ts';
-import { createTestApi } from './support/api.ts';
-import type { TestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
-import { testEnv } from './support/env.ts';
+import { ENGINES, engineApi } from './support/engines.ts';
 import { insertCode } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';
 
@@ -50,20 +46,7 @@ const consentInput = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe.each(ENGINES)('consent records and the first-party funnel on %s', (engine) => {
-  let database: TestDatabase;
-  let api: TestApi;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    api = await createTestApi({ env: testEnv(), db: database.db });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
+  const { database, api } = engineApi(engine);
 
   const consentRows = () => database.db.selectFrom('consent_records').selectAll().execute();
   const funnelRows = () => database.db.selectFrom('funnel_events').selectAll().orderBy('event').execute();

@@ -1,29 +1,18 @@
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateDown, migrateToLatest } from '../src/db/migrate.ts';
 import { migrations } from '../src/db/migrations/registry.ts';
 import { BOOLEAN_COLUMNS } from '../src/db/schema.ts';
-import { DEMO_CODES, DEMO_MEMBERS, seedAdminUser, seedDemoData } from '../src/db/seed.ts';
+import { DEMO_CODES, DEMO_MEMBERS, seedAdminUser, seedDemoData } from '../src/seed.ts';
 import { verifyPassword } from '../src/lib/password.ts';
 import { checkRegistrationCode } from '../src/services/check-registration-code.ts';
 import { COUNTRIES } from '@velvet/i18n/locales';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { ENGINES, engineDatabase } from './support/engines.ts';
 import { TEST_SECRET } from './support/env.ts';
 import { insertCode } from './support/factories.ts';
 
 describe.each(ENGINES)('database on %s', (engine) => {
-  let database: TestDatabase;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine, { migrate: false });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = engineDatabase(engine, { migrate: false });
 
   /** The tables of this test's own database (on PostgreSQL: its own schema; others share the database). */
   const ownTables = async () => {
@@ -42,57 +31,22 @@ describe.each(ENGINES)('database on %s', (engine) => {
     it('can be undone and applied again', async () => {
       const tableNames = async () =>
         (await ownTables()).map((t) => t.name).filter((name) => !name.startsWith('kysely_')).sort();
-      await migrateDown(database.db);
-      expect(await tableNames()).toEqual([
-        'activations',
-        'admin_sessions',
-        'admin_users',
-        'consent_records',
-        'consents',
-        'email_outbox',
-        'funnel_events',
-        'legal_documents',
-        'member_preferences',
-        'member_social_identities',
-        'members',
-        'membership_applications',
-        'registration_codes',
-        'waitlist_entries',
-        'welcome_vouchers',
-      ]);
-      await migrateDown(database.db);
-      expect(await tableNames()).toEqual([
-        'activations',
-        'admin_sessions',
-        'admin_users',
-        'consents',
-        'email_outbox',
-        'legal_documents',
-        'member_preferences',
-        'member_social_identities',
-        'members',
-        'membership_applications',
-        'registration_codes',
-        'waitlist_entries',
-        'welcome_vouchers',
-      ]);
-      await migrateDown(database.db);
-      expect(await tableNames()).toEqual([
-        'activations',
-        'admin_sessions',
-        'admin_users',
-        'consents',
-        'email_outbox',
-        'legal_documents',
-        'members',
-        'registration_codes',
-        'welcome_vouchers',
-      ]);
-      await migrateDown(database.db);
-      expect(await tableNames()).toEqual(['admin_users', 'consents', 'email_outbox', 'legal_documents', 'members', 'registration_codes']);
-      await migrateDown(database.db);
-      const tables = await ownTables();
-      expect(tables.map((t) => t.name).filter((name) => !name.startsWith('kysely_'))).toEqual([]);
+      // The tables each migration creates, newest first: undoing it takes exactly those away.
+      const createdBy = [
+        ['feature_overrides', 'feature_revision'],
+        ['consent_records', 'funnel_events'],
+        ['member_preferences', 'member_social_identities', 'membership_applications', 'waitlist_entries'],
+        ['activations', 'admin_sessions', 'welcome_vouchers'],
+        ['admin_users', 'consents', 'email_outbox', 'legal_documents', 'members', 'registration_codes'],
+      ];
+      let expected = await tableNames();
+      expect(expected).toEqual(createdBy.flat().sort());
+      for (const created of createdBy) {
+        await migrateDown(database.db);
+        expected = expected.filter((name) => !created.includes(name));
+        expect(await tableNames()).toEqual(expected);
+      }
+      expect(expected).toEqual([]);
       expect(await migrateToLatest(database.db)).toEqual({ applied: Object.keys(migrations) });
     });
 

@@ -1,25 +1,16 @@
 /** `feature list|set|reset` and `experiment set` as an operator runs them: a child process on a temp SQLite file. */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FeaturePayload } from '@velvet/features/definitions';
 import { loadFeatureFile } from '@velvet/features/file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createFeatureHub } from '../src/features/feature-hub.ts';
+import { runCli } from './support/cli.ts';
 import { TEST_SECRET, REDIS_URL } from './support/env.ts';
 
-const API_DIR = fileURLToPath(new URL('..', import.meta.url));
-const TSX = path.join(API_DIR, '../../node_modules/.bin/tsx');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('feature and experiment CLI commands', () => {
   let dir: string;
@@ -41,17 +32,7 @@ describe('feature and experiment CLI commands', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(TSX, ['src/cli.ts', ...args], { cwd: API_DIR, env: { ...env, ...extraEnv } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
+  const cli = (args: string[], extraEnv: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extraEnv } });
 
   it('lists the versioned features, overrides one, runs an experiment and resets', async () => {
     const list = await cli(['feature', 'list']);

@@ -21,7 +21,8 @@ import type { ApiServer } from '../src/server.ts';
 import { readFeatureState, resetFeature, setExperiment, setFeatureValue } from '../src/services/feature-overrides.ts';
 import { createRegistrationEvents } from '../src/services/registration-events.ts';
 import { GENEROUS_LIMITS } from './support/api.ts';
-import { ENGINES, createTestDatabase } from './support/database.ts';
+import { createTestDatabase } from './support/database.ts';
+import { ENGINES, engineDatabase } from './support/engines.ts';
 import type { TestDatabase } from './support/database.ts';
 import { REDIS_URL, testEnv } from './support/env.ts';
 import { openSse } from './support/sse.ts';
@@ -30,13 +31,7 @@ const loaded = loadFeatureFile();
 const KEY = 'sdk-velvet-rope';
 
 describe.each(ENGINES)('feature overrides (%s)', (engine) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+  const database = engineDatabase(engine, { clearAfterEach: false });
   afterEach(async () => {
     for (const key of Object.keys(loaded.file.features)) await resetFeature(database.db, loaded, key);
   });

@@ -4,15 +4,11 @@
  * registrations that were never activated; the answer for an address that awaits
  * activation gives nobody its registrationId.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACTIVATION_VALIDITY_DAYS } from '../src/services/activation-links.ts';
 import type { RegisterInput } from '../src/services/register-member.ts';
 import { RETENTION_DAYS, pruneExpiredData } from '../src/services/retention.ts';
-import { createTestApi } from './support/api.ts';
-import type { TestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
-import { testEnv } from './support/env.ts';
+import { ENGINES, engineApi } from './support/engines.ts';
 import { insertCode } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';
 import { ACTIVATE, REGISTER, activationIdsFor, latestActivationId, uniqueEmail, validInput } from './support/registration.ts';
@@ -35,20 +31,7 @@ const STATUS = /* GraphQL */ `
 `;
 
 describe.each(ENGINES)('invitation places on %s', (engine) => {
-  let database: TestDatabase;
-  let api: TestApi;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    api = await createTestApi({ env: testEnv(), db: database.db });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
+  const { database, api } = engineApi(engine);
 
   async function register(input: Partial<RegisterInput> & { registrationCode: string }): Promise<RegisterPayload> {
     const { body } = await graphql<{ register: RegisterPayload }>(api.yoga, REGISTER, { variables: { input: validInput(input.registrationCode, input) } });

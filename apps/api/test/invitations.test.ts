@@ -4,8 +4,7 @@
  * real SMTP peer and used on the landing page.
  */
 import { catalogs } from '@velvet/i18n/catalogs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Env } from '../src/config.ts';
+import { describe, expect, it } from 'vitest';
 import {
   PERSONAL_CODE_VALIDITY_DAYS,
   SYSTEM_INVITER_EMAIL,
@@ -16,8 +15,7 @@ import {
   selectMembershipApplication,
 } from '../src/services/personal-invitations.ts';
 import { createTestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { ENGINES, engineDatabase } from './support/engines.ts';
 import { testEnv } from './support/env.ts';
 import { CHECK_CODE, graphql } from './support/graphql.ts';
 import type { CodeDetails } from './support/graphql.ts';
@@ -30,19 +28,8 @@ const DAY_MS = 86_400_000;
 const GERMAN_DATE = /\d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}/;
 
 describe.each(ENGINES)('personal invitations on %s', (engine) => {
-  let database: TestDatabase;
-  let env: Env;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    env = testEnv({ PUBLIC_URL: 'https://club.example' });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = engineDatabase(engine);
+  const env = testEnv({ PUBLIC_URL: 'https://club.example' });
 
   it('invites the earliest uninvited entries: a personal code from "Velvet Rope" and an invitation email each', async () => {
     const db = database.db;

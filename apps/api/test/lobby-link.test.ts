@@ -4,15 +4,12 @@
  * waiting list; asking writes nothing to the list and hands nobody a lobby token.
  */
 import { catalogs } from '@velvet/i18n/catalogs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { OutboxWorker } from '../src/mail/outbox-worker.ts';
 import { createSmtpTransport } from '../src/mail/transport.ts';
 import { LOBBY_LINKS_PER_HOUR } from '../src/services/request-lobby-link.ts';
-import { createTestApi } from './support/api.ts';
-import type { TestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { ENGINES, engineApi } from './support/engines.ts';
 import { testEnv } from './support/env.ts';
 import { graphql } from './support/graphql.ts';
 import { uniqueEmail } from './support/registration.ts';
@@ -26,21 +23,7 @@ const REQUEST = /* GraphQL */ `
 const JOIN = 'mutation join($token: String!) { joinWaitlist(token: $token, language: "de") { outcome email tokenError } }';
 
 describe.each(ENGINES)('requestLobbyLink on %s', (engine) => {
-  let database: TestDatabase;
-  let api: TestApi;
-  const env = testEnv({ PUBLIC_URL: 'https://club.example', MAIL_FROM: 'club@velvetrope.example' });
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    api = await createTestApi({ env, db: database.db });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
+  const { database, api, env } = engineApi(engine, { env: testEnv({ PUBLIC_URL: 'https://club.example', MAIL_FROM: 'club@velvetrope.example' }) });
 
   const request = async (email: string, language = 'de') => {
     const { body } = await graphql<{ requestLobbyLink: { sent: boolean; fieldErrors: { field: string; code: string }[] } }>(api.yoga, REQUEST, {

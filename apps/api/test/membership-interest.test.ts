@@ -1,10 +1,6 @@
 /** Mutation.applyForMembership end to end through Yoga, on SQLite and PostgreSQL. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi } from './support/api.ts';
-import type { TestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
-import { testEnv } from './support/env.ts';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, engineApi } from './support/engines.ts';
 import { insertMember } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';
 import { uniqueEmail } from './support/registration.ts';
@@ -16,20 +12,7 @@ const APPLY = /* GraphQL */ `
 `;
 
 describe.each(ENGINES)('membership interest on %s', (engine) => {
-  let database: TestDatabase;
-  let api: TestApi;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    api = await createTestApi({ env: testEnv(), db: database.db });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
+  const { database, api } = engineApi(engine);
 
   /** The raw response body: the tests compare whole answers, not just fields. */
   async function apply(variables: { email: string; language?: string | null; country?: string | null }) {

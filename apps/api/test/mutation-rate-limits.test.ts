@@ -4,15 +4,14 @@
  * applyForMembership (one budget).
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { signLobbyToken, signSocialToken } from '@velvet/tokens/signed-token';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, createRateLimiters } from '../src/rate-limit.ts';
 import type { RateLimitRule } from '../src/rate-limit.ts';
 import { createTestApi } from './support/api.ts';
 import { createTestDatabase } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
-import { REDIS_URL, TEST_SECRET, testEnv } from './support/env.ts';
+import { RATE_LIMIT_STORES, rateLimitFixture } from './support/engines.ts';
+import { TEST_SECRET, testEnv } from './support/env.ts';
 import { insertCode } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';
 import { ACTIVATE, REGISTER, uniqueEmail, validInput } from './support/registration.ts';
@@ -50,25 +49,8 @@ async function shared(first: () => Promise<[string, Record<string, unknown>]>, s
 
 const TIGHT: RateLimitRule = { points: 2, duration: 60, burstPoints: 1, burstDuration: 600 };
 
-describe.each([
-  ['memory', {}],
-  ['redis', { REDIS_URL }],
-] as const)('mutation rate limits (%s)', (store, envOverrides) => {
-  let database: TestDatabase;
-  const keyPrefix = `velvet-test-${randomUUID()}`;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('sqlite');
-  });
-  afterAll(async () => {
-    if (store === 'redis') {
-      const redis = new Redis(REDIS_URL);
-      const keys = await redis.keys(`${keyPrefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      await redis.quit();
-    }
-    await database?.close();
-  });
+describe.each(RATE_LIMIT_STORES)('mutation rate limits (%s)', (store, envOverrides) => {
+  const { database, keyPrefix } = rateLimitFixture(store);
 
   const register = async (): Promise<[string, Record<string, unknown>]> => [
     REGISTER,

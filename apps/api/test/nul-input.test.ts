@@ -4,16 +4,13 @@
  * error", no error log. The services refuse it too (field rules), for callers that are
  * not GraphQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Env } from '../src/config.ts';
+import { describe, expect, it } from 'vitest';
 import { NUL_INPUT_MESSAGE } from '../src/server.ts';
 import { loginAdmin } from '../src/services/admin-sessions.ts';
 import { checkRegistrationCode } from '../src/services/check-registration-code.ts';
 import { recordFunnelEvents } from '../src/services/record-funnel-events.ts';
-import { createTestApi, logCollector } from './support/api.ts';
-import type { TestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { logCollector } from './support/api.ts';
+import { ENGINES, engineApi } from './support/engines.ts';
 import { TEST_SECRET, testEnv } from './support/env.ts';
 import { insertCode } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';
@@ -21,20 +18,8 @@ import { graphql } from './support/graphql.ts';
 const SESSION = '0b7c2c1e-8f4a-4d3b-9c2e-1f0a2b3c4d5e';
 
 describe.each(ENGINES)('NUL in input on %s', (engine) => {
-  let database: TestDatabase;
-  let env: Env;
-  let api: TestApi;
   const logs = logCollector();
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    env = testEnv({ LOG_LEVEL: 'info' });
-    api = await createTestApi({ env, db: database.db, logDestination: logs });
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
+  const { database, api } = engineApi(engine, { env: testEnv({ LOG_LEVEL: 'info' }), api: () => ({ logDestination: logs }), clearAfterEach: false });
 
   const refused = { errors: [{ message: NUL_INPUT_MESSAGE, extensions: { code: 'BAD_USER_INPUT' } }] };
   const errorLogs = () => logs.lines.filter((line) => typeof line.level === 'number' && line.level >= 50);

@@ -6,8 +6,7 @@ import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { catalogs } from '@velvet/i18n/catalogs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Env } from '../src/config.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import type { Db } from '../src/db/connect.ts';
 import { mailboxDir, writeToMailbox } from '../src/mail/dev-mailbox.ts';
@@ -16,8 +15,8 @@ import { BACKOFF_BASE_MS, MAX_ATTEMPTS, OutboxWorker } from '../src/mail/outbox-
 import { createDevMailboxTransport, createMailTransport, createSmtpTransport } from '../src/mail/transport.ts';
 import type { MailTransport } from '../src/mail/transport.ts';
 import { createTestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { ENGINES, engineDatabase } from './support/engines.ts';
+import { createTestDatabase } from './support/database.ts';
 import { testEnv } from './support/env.ts';
 import { insertCode } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';
@@ -29,22 +28,14 @@ import type { SmtpPeer } from './support/smtp.ts';
 const HOUR_MS = 60 * 60 * 1000;
 
 describe.each(ENGINES)('outbox on %s', (engine) => {
-  let database: TestDatabase;
-  let env: Env;
+  const database = engineDatabase(engine);
+  const env = testEnv({ PUBLIC_URL: 'https://club.example', MAIL_FROM: 'Velvet Rope <club@velvetrope.example>' });
   const transports: MailTransport[] = [];
   const peers: SmtpPeer[] = [];
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    env = testEnv({ PUBLIC_URL: 'https://club.example', MAIL_FROM: 'Velvet Rope <club@velvetrope.example>' });
-  });
+  // Runs before the fixture's own clean-up (after-hooks run in reverse order).
   afterEach(async () => {
     await Promise.all(transports.splice(0).map((t) => t.close()));
     await Promise.all(peers.splice(0).map((p) => p.close()));
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await database?.close();
   });
 
   const logger = () => createLogger({ LOG_LEVEL: 'silent', NODE_ENV: 'test' });

@@ -1,37 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientIp } from '../src/server.ts';
 import { createRateLimiters } from '../src/rate-limit.ts';
 import type { RateLimitRule } from '../src/rate-limit.ts';
 import { createTestApi } from './support/api.ts';
-import { createTestDatabase } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { RATE_LIMIT_STORES, rateLimitFixture } from './support/engines.ts';
 import { REDIS_URL, testEnv } from './support/env.ts';
 import { CHECK_CODE, graphql } from './support/graphql.ts';
 
 const TIGHT: RateLimitRule = { points: 3, duration: 60, burstPoints: 2, burstDuration: 600 };
 const CHECK = { variables: { registrationCode: 'ANY-CODE' } };
 
-describe.each([
-  ['memory', {}],
-  ['redis', { REDIS_URL }],
-] as const)('registrationCodeDetails rate limit (%s)', (store, envOverrides) => {
-  let database: TestDatabase;
-  const keyPrefix = `velvet-test-${randomUUID()}`;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('sqlite');
-  });
-  afterAll(async () => {
-    if (store === 'redis') {
-      const redis = new Redis(REDIS_URL);
-      const keys = await redis.keys(`${keyPrefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      await redis.quit();
-    }
-    await database?.close();
-  });
+describe.each(RATE_LIMIT_STORES)('registrationCodeDetails rate limit (%s)', (store, envOverrides) => {
+  const { database, keyPrefix } = rateLimitFixture(store);
 
   it('allows the points plus the burst per IP, then answers RATE_LIMITED with a retry time', async () => {
     const env = testEnv({ ...envOverrides, TRUST_PROXY: 'true' });

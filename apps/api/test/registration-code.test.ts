@@ -1,11 +1,7 @@
 import { COUNTRIES } from '@velvet/i18n/locales';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Env } from '../src/config.ts';
+import { describe, expect, it } from 'vitest';
 import { REGISTRATION_LINK_VALIDITY_DAYS, signValidityTimestamp } from '../src/services/registration-link.ts';
-import { createTestApi } from './support/api.ts';
-import type { TestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { ENGINES, engineApi } from './support/engines.ts';
 import { TEST_SECRET, testEnv } from './support/env.ts';
 import { insertCode } from './support/factories.ts';
 import type { CodeFields } from './support/factories.ts';
@@ -16,22 +12,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY_MS);
 
 describe.each(ENGINES)('registrationCodeDetails on %s', (engine) => {
-  let database: TestDatabase;
-  let api: TestApi;
-  let env: Env;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    env = testEnv({ REFERRER_BLOCKLIST: 'mydealz,coupon,x.com,google.' });
-    api = await createTestApi({ env, db: database.db });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
+  const { database, api } = engineApi(engine, { env: testEnv({ REFERRER_BLOCKLIST: 'mydealz,coupon,x.com,google.' }) });
 
   async function check(variables: Record<string, unknown>) {
     const { status, body } = await graphql<{ registrationCodeDetails: CodeDetails }>(api.yoga, CHECK_CODE, { variables });

@@ -1,16 +1,13 @@
 /** Mutation.register end to end through Yoga, on SQLite and PostgreSQL. */
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/connect.ts';
 import { engineOf } from '../src/db/engine.ts';
 import { ACTIVATION_VALIDITY_DAYS } from '../src/services/activation-links.ts';
 import { RESENDS_PER_HOUR } from '../src/services/register-member.ts';
 import type { RegisterInput } from '../src/services/register-member.ts';
 import { signValidityTimestamp } from '../src/services/registration-link.ts';
-import { createTestApi } from './support/api.ts';
-import type { TestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { ENGINES, engineApi } from './support/engines.ts';
 import { TEST_SECRET, testEnv } from './support/env.ts';
 import { insertCode, insertMember } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';
@@ -25,20 +22,7 @@ async function count(db: Db, table: 'members' | 'consents' | 'activations' | 'em
 }
 
 describe.each(ENGINES)('register on %s', (engine) => {
-  let database: TestDatabase;
-  let api: TestApi;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    api = await createTestApi({ env: testEnv({ REFERRER_BLOCKLIST: 'mydealz,coupon' }), db: database.db });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
+  const { database, api } = engineApi(engine, { env: testEnv({ REFERRER_BLOCKLIST: 'mydealz,coupon' }) });
 
   async function register(input: Partial<RegisterInput> & { registrationCode: string }): Promise<RegisterPayload> {
     const { status, body } = await graphql<{ register: RegisterPayload }>(api.yoga, REGISTER, {

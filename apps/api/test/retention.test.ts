@@ -3,15 +3,14 @@
  * else stays — above all emails still to be sent.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueEmail } from '../src/mail/outbox.ts';
 import { createAdminUser } from '../src/services/create-admin-user.ts';
 import { loginAdmin, verifyAdminToken } from '../src/services/admin-sessions.ts';
 import { recordConsent } from '../src/services/record-consent.ts';
 import { recordFunnelEvents } from '../src/services/record-funnel-events.ts';
 import { RETENTION_DAYS, pruneExpiredData, startRetentionJob } from '../src/services/retention.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { ENGINES, engineDatabase } from './support/engines.ts';
 import { TEST_SECRET } from './support/env.ts';
 
 const DAY_MS = 86_400_000;
@@ -19,17 +18,7 @@ const NOW = new Date('2026-11-22T12:00:00.000Z');
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * DAY_MS);
 
 describe.each(ENGINES)('retention on %s', (engine) => {
-  let database: TestDatabase;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = engineDatabase(engine);
 
   async function email(status: 'pending' | 'sending' | 'sent' | 'failed', createdDaysAgo: number, sentDaysAgo?: number): Promise<string> {
     const id = await enqueueEmail(

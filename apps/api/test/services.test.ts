@@ -1,24 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../src/lib/password.ts';
 import { createAdminUser } from '../src/services/create-admin-user.ts';
 import { CODE_ALPHABET, createRegistrationCode } from '../src/services/create-registration-code.ts';
 import { listRegistrationCodes } from '../src/services/list-registration-codes.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { ENGINES, engineDatabase } from './support/engines.ts';
 import { insertCode, insertMember } from './support/factories.ts';
 
 describe.each(ENGINES)('admin services on %s', (engine) => {
-  let database: TestDatabase;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const database = engineDatabase(engine);
 
   describe('createRegistrationCode', () => {
     it('creates an active inviter and the code, normalised', async () => {

@@ -1,17 +1,14 @@
 /** Mutation.completeSocialRegistration (the social second step) end to end through Yoga, on SQLite and PostgreSQL. */
 import { signLobbyToken, signSocialToken } from '@velvet/tokens/signed-token';
 import type { SocialClaims } from '@velvet/tokens/signed-token';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/connect.ts';
 import { createLogger } from '../src/logger.ts';
 import { OutboxWorker } from '../src/mail/outbox-worker.ts';
 import { createSmtpTransport } from '../src/mail/transport.ts';
 import { createRegistrationEvents } from '../src/services/registration-events.ts';
 import type { RegistrationEvents } from '../src/services/registration-events.ts';
-import { createTestApi } from './support/api.ts';
-import type { TestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
+import { ENGINES, engineApi } from './support/engines.ts';
 import { TEST_SECRET, testEnv } from './support/env.ts';
 import { insertCode, insertMember } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';
@@ -90,23 +87,14 @@ function socialInput(registrationCode: string, token: string, overrides: Record<
 }
 
 describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
-  let database: TestDatabase;
-  let api: TestApi;
   let events: RegistrationEvents;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
+  beforeAll(() => {
     events = createRegistrationEvents({});
-    api = await createTestApi({ env: testEnv({ PUBLIC_URL: 'https://club.example' }), db: database.db, events });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
   });
   afterAll(async () => {
-    await api?.close();
     await events?.close();
-    await database?.close();
   });
+  const { database, api } = engineApi(engine, { env: testEnv({ PUBLIC_URL: 'https://club.example' }), api: () => ({ events }) });
 
   async function complete(input: Record<string, unknown>): Promise<SocialPayload> {
     const { status, body } = await graphql<{ completeSocialRegistration: SocialPayload }>(api.yoga, COMPLETE, { variables: { input } });

@@ -1,12 +1,9 @@
 /** Mutation.joinWaitlist and Query.lobbyToken end to end through Yoga, on SQLite and PostgreSQL. */
 import { SignJWT } from 'jose';
 import { derivePurposeKey, signLobbyToken, signSocialToken } from '@velvet/tokens/signed-token';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi } from './support/api.ts';
-import type { TestApi } from './support/api.ts';
-import { ENGINES, createTestDatabase, deleteAllData } from './support/database.ts';
-import type { TestDatabase } from './support/database.ts';
-import { TEST_SECRET, testEnv } from './support/env.ts';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, engineApi } from './support/engines.ts';
+import { TEST_SECRET } from './support/env.ts';
 import { graphql } from './support/graphql.ts';
 import { uniqueEmail } from './support/registration.ts';
 
@@ -54,20 +51,7 @@ async function badTokens(): Promise<[string, string, string][]> {
 }
 
 describe.each(ENGINES)('waiting list on %s', (engine) => {
-  let database: TestDatabase;
-  let api: TestApi;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    api = await createTestApi({ env: testEnv(), db: database.db });
-  });
-  afterEach(async () => {
-    await deleteAllData(database.db);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await database?.close();
-  });
+  const { database, api } = engineApi(engine);
 
   async function join(token: string, language?: string | null): Promise<JoinPayload> {
     const { status, body } = await graphql<{ joinWaitlist: JoinPayload }>(api.yoga, JOIN, { variables: { token, language } });

@@ -40,8 +40,6 @@ export const SCREENS = [
   { name: 'landing', path: ':slug?', layout: 'default', file: 'routes/landing.tsx' },
 ] as const satisfies readonly Screen[];
 
-export type ScreenName = (typeof SCREENS)[number]['name'];
-
 export const LAYOUT_FILES: Record<LayoutName, string> = {
   default: 'layouts/default.tsx',
   centered: 'layouts/centered.tsx',

@@ -64,7 +64,7 @@ const RECORD_CONSENT = 'mutation recordConsent($input: RecordConsentInput!) { re
 const RECORD_FUNNEL = 'mutation recordFunnelEvents($events: [FunnelEventInput!]!) { recordFunnelEvents(events: $events) }';
 
 /** The path of the page that sent a request to /entrance: its Referer, when it is one of our own pages. */
-export function pageOf(req: Request, publicOrigin: string): string | undefined {
+function pageOf(req: Request, publicOrigin: string): string | undefined {
   const referer = req.get('referer');
   if (!referer) return undefined;
   try {

@@ -22,7 +22,7 @@ export function nonceMiddleware(_req: Request, res: Response, next: NextFunction
 }
 
 /** An API address as connect-src allows it: its origin over http(s) and over ws(s), for the websocket. */
-export function apiSources(address: string): string[] {
+function apiSources(address: string): string[] {
   const url = new URL(address);
   return [url.origin, `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`];
 }

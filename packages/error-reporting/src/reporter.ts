@@ -6,10 +6,10 @@
  * caller's: the browser posts to the web server's tunnel, the servers post to
  * ERROR_REPORTING_URL.
  */
-import { FILTERED, ITEMS_PER_MINUTE, MAX_CONTEXT_LENGTH, MAX_PAYLOAD_BYTES, MAX_TELEMETRY_EVENTS } from './limits.ts';
+import { ITEMS_PER_MINUTE, MAX_CONTEXT_LENGTH, MAX_PAYLOAD_BYTES, MAX_TELEMETRY_EVENTS } from './limits.ts';
 import { scrub, scrubString } from './scrub.ts';
 
-export type ReportLevel = 'fatal' | 'error' | 'warning' | 'info';
+type ReportLevel = 'fatal' | 'error' | 'warning' | 'info';
 
 export interface TelemetryEvent {
   /** Seconds since the epoch (Sentry's breadcrumb timestamp). */
@@ -56,7 +56,7 @@ export interface CaptureOptions {
   request?: { url?: string; method?: string };
 }
 
-export type CaptureOutcome = 'sent' | 'rate-limited';
+type CaptureOutcome = 'sent' | 'rate-limited';
 
 export interface ReporterOptions {
   platform: 'javascript' | 'node';
@@ -264,4 +264,4 @@ export function createReporter(options: ReporterOptions): Reporter {
   };
 }
 
-export { FILTERED };
+;

@@ -46,7 +46,7 @@ const CONTAINS = [
 /** Names removed only when they are the whole key (too short to match inside others). */
 const EXACT = new Set(['cc', 'pan', 'exp', 'dob', 'zip', 'pwd', 'pass', 'card']);
 
-export function normalizeKey(key: string): string {
+function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
@@ -84,7 +84,7 @@ function luhn(digits: string): boolean {
 }
 
 /** Longer strings are cut before scrubbing (reports never carry more; scrubbing stays fast). */
-export const MAX_SCRUBBED_STRING = 65_536;
+const MAX_SCRUBBED_STRING = 65_536;
 
 export function scrubString(input: string): string {
   // Cut at a separator, so no half address or half number is left at the end unrecognised.

@@ -48,9 +48,8 @@ export const REALTIME_INTERVAL_MS = 2_000;
 export const BUCKETS_BY_HASH_VERSION = { 1: 1_000, 2: 10_000 } as const;
 export const DEFAULT_HASH_VERSION = 2;
 
-/** The attribute experiments hash on (spec §3), and the other one targeting may use. */
+/** The attribute experiments hash on (spec §3). */
 export const HASH_ATTRIBUTE = 'acqAnonymousId';
-export const COUNTRY_ATTRIBUTE = 'applicationCountry';
 
 /** `?disablegb=true` turns testing off for the page (spec §2, §5). */
 export const DISABLE_PARAM = 'disablegb';

@@ -22,7 +22,7 @@ export interface ExperimentRule {
 }
 
 /** A forced value for everyone (targeting conditions are not used yet, so the schema refuses them). */
-export interface ForceRule {
+interface ForceRule {
   force: JsonValue;
 }
 
@@ -39,7 +39,7 @@ export interface FeaturePayload {
   dateUpdated: string;
 }
 
-export interface FeatureFileEntry extends FeatureDefinition {
+interface FeatureFileEntry extends FeatureDefinition {
   description: string;
 }
 
@@ -52,12 +52,12 @@ export interface FeatureFile {
  * through a query parameter of the same name (`?top-banner-copy=1`): no key may be one of
  * the query parameters the product itself reads.
  */
-export const RESERVED_KEYS: ReadonlySet<string> = new Set([
+const RESERVED_KEYS: ReadonlySet<string> = new Set([
   'rc', 'token', 'lang', 'disablegb', 'slug', 'acqparams', 'redirecturl', 'redirectto', 'validitytimestamp',
   'activationid', 'reason', 'social', 'code', 'email', 'flow', 'step', 'experiment', 'variation', 'path',
 ]);
 
-export const FEATURE_KEY_PATTERN = /^[a-z][a-z0-9-]{1,62}[a-z0-9]$/;
+const FEATURE_KEY_PATTERN = /^[a-z][a-z0-9-]{1,62}[a-z0-9]$/;
 
 export function isFeatureKey(key: string): boolean {
   return FEATURE_KEY_PATTERN.test(key) && !RESERVED_KEYS.has(key.toLowerCase());
@@ -101,7 +101,7 @@ function sameKindRules(definition: { defaultValue: unknown; rules?: unknown[] | 
 
 const definitionShape = { defaultValue: z.json(), rules: z.array(ruleSchema).max(20).optional() };
 
-export const featureDefinitionSchema = z.object(definitionShape).strict().superRefine(sameKindRules);
+const featureDefinitionSchema = z.object(definitionShape).strict().superRefine(sameKindRules);
 
 const fileEntrySchema = z
   .object({ description: z.string().min(1).max(500), ...definitionShape })

@@ -5,7 +5,7 @@ import { parseFeatureFile } from './definitions.ts';
 import type { FeatureFile } from './definitions.ts';
 
 /** Resolved as a package file, so the path holds from the sources and from a compiled bundle alike (ADR 026). */
-export const DEFAULT_FEATURES_FILE = createRequire(import.meta.url).resolve('@velvet/features/features.json');
+const DEFAULT_FEATURES_FILE = createRequire(import.meta.url).resolve('@velvet/features/features.json');
 
 export interface LoadedFeatureFile {
   file: FeatureFile;

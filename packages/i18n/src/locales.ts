@@ -56,7 +56,7 @@ export const COUNTRIES = [
 export type Country = (typeof COUNTRIES)[number];
 export const DEFAULT_COUNTRY: Country = 'DE';
 
-export function isCountry(value: unknown): value is Country {
+function isCountry(value: unknown): value is Country {
   return typeof value === 'string' && (COUNTRIES as readonly string[]).includes(value);
 }
 

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 
-export const ADMIN_LOGIN_MESSAGE_IDS = {
+const ADMIN_LOGIN_MESSAGE_IDS = {
   missing: 'admin.login.missing',
   email: 'validation.email',
   passwordMissing: 'admin.login.passwordMissing',

@@ -16,7 +16,6 @@ export const FUNNEL_STEPS = [
   'activate_account_landed',
   'registration_success',
 ] as const;
-export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 
 /** Events outside the steps: refusals, the waiting list and the error events of spec §8. */
 export const OTHER_TRACKED_EVENTS = [
@@ -31,7 +30,7 @@ export const OTHER_TRACKED_EVENTS = [
   'error_registration_activation_not_found',
 ] as const;
 
-export const TRACKED_EVENT_NAMES = [...FUNNEL_STEPS, ...OTHER_TRACKED_EVENTS] as const;
+const TRACKED_EVENT_NAMES = [...FUNNEL_STEPS, ...OTHER_TRACKED_EVENTS] as const;
 export type TrackedEventName = (typeof TRACKED_EVENT_NAMES)[number];
 
 export function isTrackedEventName(value: unknown): value is TrackedEventName {

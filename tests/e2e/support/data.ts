@@ -64,11 +64,6 @@ export async function blockInviter(invitation: Invitation): Promise<void> {
   await run(['member', 'block', '--email', invitation.inviterEmail]);
 }
 
-/** A signed registration link for the code (`link create`), valid 14 days. */
-export async function registrationLink(code: string): Promise<string> {
-  return run(['link', 'create', '--code', code]);
-}
-
 /** A lobby (waiting-list) link for an address (`token lobby`). */
 export async function lobbyLink(email: string): Promise<string> {
   return run(['token', 'lobby', '--email', email]);

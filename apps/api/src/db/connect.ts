@@ -34,7 +34,7 @@ export interface ConnectOptions {
   onConnectionError?: (error: Error) => void;
 }
 
-export function databaseEngine(url: string): DatabaseEngine {
+function databaseEngine(url: string): DatabaseEngine {
   if (url.startsWith('file:')) return 'sqlite';
   if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
   throw new Error('DATABASE_URL must start with file: (SQLite) or postgres:// (PostgreSQL)');
@@ -79,7 +79,7 @@ const pgTypes: pg.CustomTypesConfig = {
 };
 
 /** How long opening a PostgreSQL connection may take. */
-export const CONNECTION_TIMEOUT_MS = 5_000;
+const CONNECTION_TIMEOUT_MS = 5_000;
 
 function openPostgres(url: string, options: ConnectOptions): Db {
   const schema = options.postgresSchema;

@@ -19,7 +19,7 @@ export function featuresChannel(prefix: string = DEFAULT_REDIS_PREFIX): string {
   return `${prefix}features`;
 }
 
-export type FeatureListener = (payload: FeaturePayload) => void;
+type FeatureListener = (payload: FeaturePayload) => void;
 
 export interface FeatureHub {
   readonly store: 'redis' | 'memory';

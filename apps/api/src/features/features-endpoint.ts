@@ -12,10 +12,10 @@ import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.ts';
 import type { FeatureHub } from './feature-hub.ts';
 
-export const FEATURES_PATH = /^\/api\/features\/([^/]+)$/;
-export const STREAM_PATH = /^\/sub\/([^/]+)$/;
+const FEATURES_PATH = /^\/api\/features\/([^/]+)$/;
+const STREAM_PATH = /^\/sub\/([^/]+)$/;
 
-export function featuresEvent(payload: FeaturePayload): string {
+function featuresEvent(payload: FeaturePayload): string {
   return `event: features\ndata: ${JSON.stringify(payload)}\n\n`;
 }
 

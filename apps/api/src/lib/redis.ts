@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 export const DEFAULT_REDIS_PREFIX = 'velvet:';
 
 /** How long a polite QUIT may take before the connection is simply dropped. */
-export const QUIT_TIMEOUT_MS = 1_000;
+const QUIT_TIMEOUT_MS = 1_000;
 
 /**
  * Ends a connection without waiting for Redis: QUIT when it is connected (bounded by

@@ -22,7 +22,7 @@ export interface MailboxMessage {
   date: string;
 }
 
-export const DEV_MAILBOX_PATH = '/dev/mailbox';
+const DEV_MAILBOX_PATH = '/dev/mailbox';
 const ID_PATTERN = /^\d{8}T\d{9}Z-[A-Za-z0-9-]{1,64}$/;
 
 export function mailboxDir(dataDir: string): string {
@@ -50,7 +50,7 @@ export async function writeToMailbox(
   return message;
 }
 
-export async function listMailbox(dir: string): Promise<MailboxMessage[]> {
+async function listMailbox(dir: string): Promise<MailboxMessage[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -68,7 +68,7 @@ export async function listMailbox(dir: string): Promise<MailboxMessage[]> {
   return messages.filter((message): message is MailboxMessage => message !== null);
 }
 
-export async function readMailboxMessage(dir: string, id: string): Promise<MailboxMessage | null> {
+async function readMailboxMessage(dir: string, id: string): Promise<MailboxMessage | null> {
   if (!ID_PATTERN.test(id)) return null;
   try {
     return JSON.parse(await readFile(path.join(dir, `${id}.json`), 'utf8')) as MailboxMessage;
@@ -79,7 +79,7 @@ export async function readMailboxMessage(dir: string, id: string): Promise<Mailb
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 

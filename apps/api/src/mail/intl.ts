@@ -10,7 +10,7 @@ import { CLUB_TIME_ZONE, type Locale } from '@velvet/i18n/locales';
  * as on the site (ADR 021): members live across Europe's three time zones, so a date can be
  * a day off only for a link that expires within an hour of midnight.
  */
-export const EMAIL_TIME_ZONE = CLUB_TIME_ZONE;
+const EMAIL_TIME_ZONE = CLUB_TIME_ZONE;
 
 export interface RenderedEmail {
   subject: string;

@@ -35,12 +35,12 @@ import { renderLobbyEmail } from './templates/lobby-email.tsx';
 import type { MailTransport } from './transport.ts';
 
 export const MAX_ATTEMPTS = 10;
-export const CLAIM_MS = 2 * 60 * 1000;
+const CLAIM_MS = 2 * 60 * 1000;
 export const BACKOFF_BASE_MS = 30 * 1000;
 export const BACKOFF_MAX_MS = 60 * 60 * 1000;
-export const POLL_INTERVAL_MS = 5_000;
+const POLL_INTERVAL_MS = 5_000;
 /** Emails in flight at once (per worker). */
-export const CONCURRENCY = 4;
+const CONCURRENCY = 4;
 /** While the server is unreachable, how often the worker checks whether it is back. */
 export const PROBE_INTERVAL_MS = 5_000;
 /**
@@ -70,7 +70,7 @@ const UNREACHABLE_CODES = new Set([
  * True when a send failed because the server is unreachable, hung or shutting down (421),
  * not because it refused this message: such failures say nothing about the email.
  */
-export function isPeerFailure(error: unknown): boolean {
+function isPeerFailure(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
   return (typeof code === 'string' && UNREACHABLE_CODES.has(code)) || responseCode === 421;

@@ -9,8 +9,7 @@ import type { Locale } from '@velvet/i18n/locales';
 import type { Database } from '../db/schema.ts';
 import { deriveKey, seal, unseal } from '../lib/tokens.ts';
 
-export const EMAIL_TEMPLATES = ['activation', 'invitation', 'lobby'] as const;
-export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
+export type EmailTemplate = 'activation' | 'invitation' | 'lobby';
 
 /** What the activation email needs. The activation id is sealed: the database never holds it in clear. */
 export interface ActivationEmailPayload {
@@ -39,7 +38,7 @@ export interface LobbyEmailPayload {
   expiresAt: string;
 }
 
-export interface PayloadByTemplate {
+interface PayloadByTemplate {
   activation: ActivationEmailPayload;
   invitation: InvitationEmailPayload;
   lobby: LobbyEmailPayload;

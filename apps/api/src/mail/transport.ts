@@ -6,7 +6,7 @@ import nodemailer from 'nodemailer';
 import type { Env } from '../config.ts';
 import { mailboxDir, writeToMailbox } from './dev-mailbox.ts';
 
-export interface OutgoingEmail {
+interface OutgoingEmail {
   /** The outbox row id: the dedupe key of at-least-once delivery. */
   outboxId: string;
   to: string;

@@ -15,7 +15,7 @@ import { activatePendingMember } from './member-activation.ts';
 import type { IssuedWelcomeVoucher } from './member-activation.ts';
 import type { RegistrationEvents } from './registration-events.ts';
 
-export type ActivationOutcome = 'ACTIVATED' | 'ALREADY_ACTIVE' | 'NOT_FOUND' | 'FAILED';
+type ActivationOutcome = 'ACTIVATED' | 'ALREADY_ACTIVE' | 'NOT_FOUND' | 'FAILED';
 
 export interface ActivationResult {
   outcome: ActivationOutcome;

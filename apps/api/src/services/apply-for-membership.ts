@@ -25,7 +25,7 @@ export interface ApplyForMembershipDeps {
 }
 
 /** A served country's ISO code, else null (a country is applied only if supported, spec §5). */
-export function servedCountryOrNull(country: string | null | undefined): string | null {
+function servedCountryOrNull(country: string | null | undefined): string | null {
   const code = country?.trim().toUpperCase();
   return code && (COUNTRIES as readonly string[]).includes(code) ? code : null;
 }

@@ -8,7 +8,7 @@ import { hashPassword } from '../lib/password.ts';
 import { fail, ok } from '../lib/result.ts';
 import type { Result } from '../lib/result.ts';
 
-export const createAdminUserInput = z.object({
+const createAdminUserInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email('email must be a valid email address')),
   password: z
     .string()
@@ -26,7 +26,7 @@ export interface CreatedAdminUser {
 }
 
 /** 24 URL-safe characters, 144 bits. */
-export function generatePassword(): string {
+function generatePassword(): string {
   return randomBytes(18).toString('base64url');
 }
 

@@ -14,7 +14,7 @@ import type { Result } from '../lib/result.ts';
 
 /** No 0/O, 1/I/L: codes are read aloud and typed from paper. 32 symbols, so no modulo bias. */
 export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-export const GENERATED_CODE_LENGTH = 8;
+const GENERATED_CODE_LENGTH = 8;
 export const INVITER_EMAIL_DOMAIN = 'members.velvetrope.localhost';
 
 export function generateRegistrationCode(): string {
@@ -23,7 +23,7 @@ export function generateRegistrationCode(): string {
   return code;
 }
 
-export const createRegistrationCodeInput = z.object({
+const createRegistrationCodeInput = z.object({
   inviterFirstName: z.string().trim().min(1, 'inviter name is required').max(100, 'inviter name is too long'),
   balance: z.number().int('balance must be a whole number').min(0, 'balance must not be negative').max(1_000_000),
   code: z

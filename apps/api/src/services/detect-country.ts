@@ -29,7 +29,7 @@ export function detectCountry({ headers, trustedHeader, logger }: DetectCountryI
 }
 
 /** `de-AT,de;q=0.9` -> AT. Tags are tried by q-value, then by position; unparseable ones are skipped. */
-export function countryFromAcceptLanguage(header: string | null, logger?: Logger): Country | null {
+function countryFromAcceptLanguage(header: string | null, logger?: Logger): Country | null {
   if (!header) return null;
   const ranked = header
     .split(',')

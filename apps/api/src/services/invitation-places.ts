@@ -11,7 +11,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /** The pending member `m` has a current activation link that has expired: they hold no place. */
-export function placeReleased(eb: ExpressionBuilder<Database & { m: Database['members'] }, 'm'>, now: Date) {
+function placeReleased(eb: ExpressionBuilder<Database & { m: Database['members'] }, 'm'>, now: Date) {
   return eb.exists(
     eb
       .selectFrom('activations as a')

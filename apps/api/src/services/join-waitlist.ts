@@ -13,7 +13,7 @@ import type { Logger } from '../logger.ts';
 import type { TokenError } from './token-errors.ts';
 import { tokenError } from './token-errors.ts';
 
-export type JoinWaitlistOutcome = 'JOINED' | 'ALREADY_ON_LIST';
+type JoinWaitlistOutcome = 'JOINED' | 'ALREADY_ON_LIST';
 
 export interface JoinWaitlistResult {
   outcome: JoinWaitlistOutcome | null;

@@ -3,7 +3,7 @@ import type { Db } from '../db/connect.ts';
 import type { Customization } from '@velvet/validation/customization';
 import type { MemberStatus } from '../db/schema.ts';
 
-export type RegistrationCodeState = 'valid' | 'expired' | 'no balance' | 'full' | 'disabled' | 'inviter invalid';
+type RegistrationCodeState = 'valid' | 'expired' | 'no balance' | 'full' | 'disabled' | 'inviter invalid';
 
 export interface RegistrationCodeSummary {
   code: string;
@@ -18,7 +18,7 @@ export interface RegistrationCodeSummary {
   state: RegistrationCodeState;
 }
 
-export function registrationCodeState(
+function registrationCodeState(
   row: Pick<RegistrationCodeSummary, 'balance' | 'pending' | 'expiresAt' | 'inviterStatus'> & { disabled: boolean },
   now: Date,
 ): RegistrationCodeState {

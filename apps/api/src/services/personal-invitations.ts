@@ -25,8 +25,8 @@ import type { InvitationEmailPayload } from '../mail/outbox.ts';
 import { INVITER_EMAIL_DOMAIN, generateRegistrationCode } from './create-registration-code.ts';
 
 export const PERSONAL_CODE_VALIDITY_DAYS = 30;
-export const PERSONAL_CODE_BALANCE = 1;
-export const SYSTEM_INVITER_NAME = 'Velvet Rope';
+const PERSONAL_CODE_BALANCE = 1;
+const SYSTEM_INVITER_NAME = 'Velvet Rope';
 /** The system member's address: on the inviter domain, never a deliverable one. */
 export const SYSTEM_INVITER_EMAIL = `club@${INVITER_EMAIL_DOMAIN}`;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -38,7 +38,7 @@ export function invitationUrl(publicUrl: string, locale: string, code: string): 
 }
 
 /** The member "Velvet Rope" that personal codes name as their inviter; created on first use. */
-export async function ensureSystemInviter(db: Db, now: Date = new Date()): Promise<string> {
+async function ensureSystemInviter(db: Db, now: Date = new Date()): Promise<string> {
   const find = () => db.selectFrom('members').select('id').where('email', '=', SYSTEM_INVITER_EMAIL).executeTakeFirst();
   const existing = await find();
   if (existing) return existing.id;

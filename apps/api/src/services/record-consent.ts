@@ -22,7 +22,7 @@ export interface RecordConsentInput {
 }
 
 /** A random UUID (v4), as the consent manager generates it: nothing that could name a person. */
-export const CONSENT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const CONSENT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 export type RecordConsentResult = { ok: true } | { ok: false; field: 'consentId' | 'version' };
 

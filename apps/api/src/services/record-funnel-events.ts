@@ -31,7 +31,7 @@ export interface FunnelEventInput {
 export type RecordFunnelEventsResult = { ok: true; stored: number } | { ok: false; reason: 'TOO_MANY' };
 
 /** 2026-11-22T10:37:12.345Z → 2026-11-22T10:00:00.000Z */
-export function hourOf(date: Date): string {
+function hourOf(date: Date): string {
   const hour = new Date(date);
   hour.setUTCMinutes(0, 0, 0);
   return hour.toISOString();

@@ -10,7 +10,7 @@ import { createAsyncQueue } from '../lib/async-queue.ts';
 import { DEFAULT_REDIS_PREFIX, closeRedis } from '../lib/redis.ts';
 import type { Logger } from '../logger.ts';
 
-export type RegistrationState = 'PENDING' | 'ACTIVE';
+type RegistrationState = 'PENDING' | 'ACTIVE';
 
 export interface RegistrationStatusEvent {
   registrationId: string;

@@ -19,7 +19,7 @@ import { languageOrDefault } from './join-waitlist.ts';
 import type { FieldError } from './register-member.ts';
 
 /** How long an emailed lobby link works. */
-export const LOBBY_LINK_EMAIL_DAYS = 7;
+const LOBBY_LINK_EMAIL_DAYS = 7;
 /** Lobby emails one address can receive per hour. */
 export const LOBBY_LINKS_PER_HOUR = 3;
 

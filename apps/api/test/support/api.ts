@@ -29,7 +29,7 @@ export const GENEROUS_LIMITS: RateLimiterOptions['rules'] = {
  * The API's clock in a test (ADR 021): real until a test fixes it, and real again when that
  * test finishes, so a date rule is asserted at an exact instant, never at "about now".
  */
-export interface TestClock {
+interface TestClock {
   (): Date;
   /** Every operation from now on in this test runs at `instant`. */
   fix(instant: Date | string): Date;

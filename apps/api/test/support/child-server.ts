@@ -111,17 +111,3 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
     },
   };
 }
-
-/** A TCP port that was free a moment ago (bound to port 0, then released). */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}

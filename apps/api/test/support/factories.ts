@@ -6,7 +6,7 @@ import type { MemberStatus } from '../../src/db/schema.ts';
 
 const NOW = () => new Date().toISOString();
 
-export function uniqueCode(prefix = 'T'): string {
+function uniqueCode(prefix = 'T'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`.toUpperCase();
 }
 

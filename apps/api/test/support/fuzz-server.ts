@@ -11,7 +11,7 @@
 import type { AddressInfo } from 'node:net';
 import { parseEnv } from '../../src/config.ts';
 import type { DatabaseEngine } from '../../src/db/connect.ts';
-import { seedAdminUser } from '../../src/db/seed.ts';
+import { seedAdminUser } from '../../src/seed.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createRateLimiters } from '../../src/rate-limit.ts';
 import type { RateLimitRule } from '../../src/rate-limit.ts';

@@ -57,7 +57,7 @@ export const hostileEmail: fc.Arbitrary<string> = fc.oneof(
   hostileText,
 );
 
-export const LANGUAGES = ['en', 'de', 'fr', 'it', 'nl', 'pl', 'sv'] as const;
+const LANGUAGES = ['en', 'de', 'fr', 'it', 'nl', 'pl', 'sv'] as const;
 export const language = fc.oneof(fc.constantFrom(...LANGUAGES, 'EN', 'xx', 'en-GB', ''), hostileText);
 export const country = fc.oneof(fc.constantFrom('DE', 'AT', 'CH', 'NL', 'FR', 'IT', 'PL', 'SE', 'BE', 'US', 'de', 'ZZ', ''), hostileText);
 

@@ -1,5 +1,5 @@
 /** A small server-sent-events client over fetch, for tests: events and comments in arrival order. */
-export interface SseMessage {
+interface SseMessage {
   event: string;
   data: string;
   /** A comment line (": keep-alive"), when this message is one. */

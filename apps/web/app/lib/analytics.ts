@@ -17,7 +17,7 @@ import { whenRuntimeConfig } from './runtime-config.ts';
 import { assertTagManagerId, loadTagManager } from './tag-manager.ts';
 
 /** The flow of a second step (spec §3): the lean flow's names, or the social sign-up's second step. */
-export type SecondStepFlow = Extract<RegistrationFlow, 'leanStep2' | 'socialRegistration'>;
+type SecondStepFlow = Extract<RegistrationFlow, 'leanStep2' | 'socialRegistration'>;
 
 /** The steps of spec §4, in its order; `flow` carries the registration flow value of spec §3. */
 export type FunnelEvent =
@@ -37,7 +37,7 @@ export type FunnelEvent =
 export type ErrorEvent = { event: Extract<TrackedEventName, `error_${string}`> };
 
 /** Spec §3: a visitor was assigned to an experiment's variation (ADR 012); data layer only. */
-export type ExperimentEvent = { event: 'assign_experiment'; experiment_id: string; variation_id: string; acq_anonymous_id: string };
+type ExperimentEvent = { event: 'assign_experiment'; experiment_id: string; variation_id: string; acq_anonymous_id: string };
 
 export type TrackedEvent = FunnelEvent | ErrorEvent | ExperimentEvent;
 

@@ -15,7 +15,7 @@ import { pageLoadOf } from './page-load.server.ts';
 /** A compact JWS: base64url parts joined by dots, within a header's reasonable size. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+){2}$/;
 
-export const GRAPHQL_TIMEOUT_MS = 30_000;
+const GRAPHQL_TIMEOUT_MS = 30_000;
 
 export type ApiFailure =
   | { kind: 'generic' }

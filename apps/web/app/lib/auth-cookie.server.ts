@@ -16,9 +16,9 @@ import { readCookie } from './i18n.ts';
 
 export const AUTH_COOKIE = 'acq_token';
 /** Spec §9: 7 days, the member token's own lifetime. */
-export const AUTH_COOKIE_MAX_AGE = MEMBER_TOKEN_TTL_SECONDS;
+const AUTH_COOKIE_MAX_AGE = MEMBER_TOKEN_TTL_SECONDS;
 /** The websocket's copy of the token lives as long as a social token: enough for the page, worthless soon after. */
-export const SOCKET_TOKEN_TTL_SECONDS = 900;
+const SOCKET_TOKEN_TTL_SECONDS = 900;
 
 /** The Set-Cookie value that keeps a member token for 7 days. */
 export function authCookie(token: string): string {

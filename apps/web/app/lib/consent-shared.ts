@@ -21,8 +21,7 @@ export const CONSENT_REVISION = 1;
 /** How long a choice is kept before the visitor is asked again. */
 export const CONSENT_DAYS = 182;
 
-export const CONSENT_CATEGORIES = ['necessary', 'analytics', 'marketing'] as const;
-export type ConsentCategory = (typeof CONSENT_CATEGORIES)[number];
+type ConsentCategory = 'necessary' | 'analytics' | 'marketing';
 export type OptionalCategory = Exclude<ConsentCategory, 'necessary'>;
 
 /** Spec §4: "the consent-status-updated event", dispatched on window by the consent script. */
@@ -38,7 +37,7 @@ export interface ConsentChoice {
  * Spec §3: the consent-manager data pushed to the data layer. A customer is unidentified on
  * these public pages; identified customers (app sessions, later) add their ids.
  */
-export type ConsentManagerData = {
+type ConsentManagerData = {
   brand: string;
   applicationCode: string;
   /** ISO 3166-1 alpha-2, upper-case. */
@@ -73,8 +72,16 @@ export interface CmpPageConfig {
   appConsent: OptionalCategory[] | null;
 }
 
+/** What the root loader hands the document. */
+export interface ConsentPage {
+  /** Null when the consent script does not load on this page (disabled, or an activateaccount path). */
+  cmp: { scriptUrl: string; config: CmpPageConfig } | null;
+  /** GTM_SCRIPT_URL: the tag manager loads from there, with the runtime container id, after analytics consent. */
+  tagManagerScriptUrl: string;
+}
+
 /** What the consent script offers the page (window.AcqCmp). */
-export interface CmpApi {
+interface CmpApi {
   /** Spec §4: "the consent service reports initialised". */
   isInitialized(): boolean;
   /** The stored choice, or null while the visitor has not chosen. */

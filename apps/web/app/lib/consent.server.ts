@@ -8,19 +8,11 @@ import type { RouterContextProvider } from 'react-router';
 import type { IdentifiedCustomer } from './auth-cookie.server.ts';
 import { localeContext, requestInfoContext } from './context.ts';
 import { countryFromHostname } from './country.ts';
-import { CMP_SCRIPT_PATH, type CmpPageConfig, type OptionalCategory, cacheBuster } from './consent-shared.ts';
+import { CMP_SCRIPT_PATH, type ConsentPage, type OptionalCategory, cacheBuster } from './consent-shared.ts';
 import { webViewFromRequest } from './web-view.server.ts';
 
-export const BRAND = 'VELVET_ROPE';
-export const APPLICATION_CODE = 'ACQUISITION';
-
-/** What the root loader hands the document. */
-export interface ConsentPage {
-  /** Null when the consent script does not load on this page (disabled, or an activateaccount path). */
-  cmp: { scriptUrl: string; config: CmpPageConfig } | null;
-  /** GTM_SCRIPT_URL: the tag manager loads from there, with the runtime container id, after analytics consent. */
-  tagManagerScriptUrl: string;
-}
+const BRAND = 'VELVET_ROPE';
+const APPLICATION_CODE = 'ACQUISITION';
 
 /**
  * `appConsent` (query, only inside the app's web view): the categories the app's own consent

@@ -8,7 +8,6 @@
  *
  * Every change of the choice is passed on to Google Consent Mode (gtag 'consent','update').
  */
-import { useSyncExternalStore } from 'react';
 import { CONSENT_STATUS_EVENT, type ConsentChoice, choiceFromCookie, consentModeSignals } from './consent-shared.ts';
 
 export interface ConsentState extends ConsentChoice {
@@ -27,11 +26,6 @@ export function consentState(): ConsentState {
 export function subscribeConsent(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
-}
-
-/** `{ ready, analytics, marketing }`, re-rendering when it changes. */
-export function useConsent(): ConsentState {
-  return useSyncExternalStore(subscribeConsent, consentState, () => NOT_READY);
 }
 
 function set(choice: ConsentChoice): void {
@@ -64,11 +58,4 @@ export function startConsent({ cmpOnPage }: { cmpOnPage: boolean }): void {
     const choice = choiceFromCookie(document.cookie);
     if (choice) set(choice);
   }
-}
-
-/** Tests only: forget everything. */
-export function resetConsentForTests(): void {
-  state = NOT_READY;
-  started = false;
-  listeners.clear();
 }

@@ -75,7 +75,7 @@ export function reportError(error: unknown, options: CaptureOptions = {}): void 
 }
 
 /** Adds an event to the telemetry sent with the next report. */
-export function addTelemetry(event: Omit<TelemetryEvent, 'timestamp'>): void {
+function addTelemetry(event: Omit<TelemetryEvent, 'timestamp'>): void {
   if (typeof window === 'undefined') return;
   startErrorReporting()?.addTelemetry(event);
 }
@@ -93,9 +93,4 @@ export function reportApiFailure(failure: { kind: ApiFailureKind; operation: str
     level: 'warning',
     tags: { api: failure.kind, operation: failure.operation },
   });
-}
-
-/** Tests only. */
-export function resetErrorReportingForTests(): void {
-  reporter = undefined;
 }

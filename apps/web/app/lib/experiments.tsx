@@ -34,14 +34,14 @@ import { consentState, subscribeConsent } from './consent.ts';
 import { reportError } from './error-reporting.ts';
 import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_MAX_AGE_SECONDS, type ExperimentsData } from './experiments-shared.ts';
 
-export const INIT_FAILURE_MESSAGE = 'Failed to initialize Growthbook:';
+const INIT_FAILURE_MESSAGE = 'Failed to initialize Growthbook:';
 
 /**
  * The A/B-tests-loading flag (spec §4): starts true; false once the visitor is in their
  * experiments or none applies (the payload is there), when setup fails, or when a redirect
  * experiment navigates away.
  */
-export type LoadingEnd = 'ready' | 'failed' | 'redirect';
+type LoadingEnd = 'ready' | 'failed' | 'redirect';
 
 class LoadingFlag {
   private loading = true;
@@ -195,10 +195,4 @@ const noSubscription = () => () => {};
 export function useAbTestsLoading(): boolean {
   const flag = useContext(LoadingContext);
   return useSyncExternalStore(flag?.subscribe ?? noSubscription, flag?.get ?? stillLoading, flag?.get ?? stillLoading);
-}
-
-/** Tests only. */
-export function resetExperimentsForTests(): void {
-  browser?.growthbook.destroy();
-  browser = undefined;
 }

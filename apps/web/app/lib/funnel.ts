@@ -23,7 +23,7 @@ export interface FunnelBeaconEvent {
   analyticsConsent: boolean;
 }
 
-export interface FunnelBeacon {
+interface FunnelBeacon {
   sessionId: string;
   country?: string;
   events: FunnelBeaconEvent[];
@@ -77,7 +77,7 @@ export function sendFunnelEvent(name: string, variant?: string): void {
   else timer = setTimeout(flushFunnel, FLUSH_AFTER_MS);
 }
 
-export function flushFunnel(): void {
+function flushFunnel(): void {
   clearTimeout(timer);
   if (queue.length === 0 || !sessionId) return;
   const events = queue.slice(0, MAX_FUNNEL_BATCH);

@@ -12,16 +12,16 @@ import {
   localeFromAcceptLanguage,
 } from '@velvet/i18n/locales';
 
-export const LANG_COOKIE = 'lang';
+const LANG_COOKIE = 'lang';
 /** Spec §9: max-age 2147483647 s, path /, SameSite=Lax. */
-export const LANG_COOKIE_MAX_AGE = 2147483647;
+const LANG_COOKIE_MAX_AGE = 2147483647;
 /**
  * Spec §9: "a locale cookie lasting 365 days (lax same-site)". It records the language the
  * visitor chose in the footer's language selector — a choice, where `lang` also remembers the
  * language of any prefixed page they opened (an email's link) — and outranks `lang` (ADR 022).
  */
-export const LOCALE_COOKIE = 'locale';
-export const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+const LOCALE_COOKIE = 'locale';
+const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
 
 export interface SplitPath {
   prefix: Prefix;
@@ -95,11 +95,6 @@ export function localizedPath(prefix: Prefix, rest: string, search = '', hash = 
   const params = new URLSearchParams(search);
   const query = params.toString();
   return `${path}${query ? `?${query}` : ''}${hash}`;
-}
-
-/** The path for `rest` in the language the visitor is reading (keeps the current prefix). */
-export function pathIn(prefix: Prefix, rest: string): string {
-  return localizedPath(prefix, rest);
 }
 
 export function readCookie(header: string | null | undefined, name: string): string | undefined {

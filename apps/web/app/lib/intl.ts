@@ -19,6 +19,6 @@ export function getIntl(locale: Locale, messages: Record<string, string>): IntlS
 }
 
 /** A missing translation is a bug the catalog test should have caught: surface it loudly. */
-export function reportIntlError(error: { code?: string; message: string }): void {
+function reportIntlError(error: { code?: string; message: string }): void {
   console.error(`[intl] ${error.code ?? 'ERROR'}: ${error.message}`);
 }

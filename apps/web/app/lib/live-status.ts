@@ -12,20 +12,20 @@ import { reportApiFailure } from './error-reporting.ts';
 import { REGISTRATION_STATUS_SUBSCRIPTION, type RegistrationStatus } from './operations.ts';
 import { CORRELATION_HEADER, SESSION_HEADER, SOURCE_PAGE_HEADER, correlationId, pageLoadSessionId } from './page-load.ts';
 
-export const WS_RETRY_ATTEMPTS = 5;
+const WS_RETRY_ATTEMPTS = 5;
 /** Close codes after which reconnecting cannot help. */
-export const TERMINAL_CLOSE_CODES = new Set([4500, 4005, 4400, 4004, 4401, 4406, 4409, 4429]);
+const TERMINAL_CLOSE_CODES = new Set([4500, 4005, 4400, 4004, 4401, 4406, 4409, 4429]);
 
-export function retryDelay(retries: number, random: () => number = Math.random): number {
+function retryDelay(retries: number, random: () => number = Math.random): number {
   return 1000 * 2 ** retries + Math.floor(random() * 1000);
 }
 
-export function shouldRetry(event: unknown): boolean {
+function shouldRetry(event: unknown): boolean {
   const code = typeof event === 'object' && event !== null && 'code' in event ? (event as { code: unknown }).code : undefined;
   return !(typeof code === 'number' && TERMINAL_CLOSE_CODES.has(code));
 }
 
-export function websocketUrl(graphqlUrl: string): string {
+function websocketUrl(graphqlUrl: string): string {
   const url = new URL(graphqlUrl, window.location.href);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   return url.toString();

@@ -22,7 +22,7 @@ export interface PageMetaOptions {
   noIndex?: boolean;
 }
 
-export function rootDataFrom(matches: MetaInput['matches']): RootData | undefined {
+function rootDataFrom(matches: MetaInput['matches']): RootData | undefined {
   return matches.find((m) => m?.id === 'root')?.loaderData as RootData | undefined;
 }
 

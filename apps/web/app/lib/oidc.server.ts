@@ -21,10 +21,10 @@ import { localizedPath } from './i18n.ts';
 import { invitationQuery, type Invitation } from './registration.server.ts';
 
 export const SOCIAL_START_PATH = '/auth/social/start';
-export const SOCIAL_CALLBACK_PATH = '/auth/social/callback';
+const SOCIAL_CALLBACK_PATH = '/auth/social/callback';
 const SCOPE = 'openid email profile';
 /** How long a visitor may spend at the provider. */
-export const TRANSACTION_MAX_AGE_SECONDS = 10 * 60;
+const TRANSACTION_MAX_AGE_SECONDS = 10 * 60;
 /** Discovery, token and userinfo requests give up after this long (seconds). */
 const PROVIDER_TIMEOUT_SECONDS = 5;
 
@@ -62,7 +62,7 @@ export function oidcSettings(source: ReturnType<typeof env> = env()): OidcSettin
 const configurations = new Map<string, Promise<client.Configuration>>();
 
 /** The provider's configuration, discovered once per process; a failed discovery is retried next time. */
-export function providerConfiguration(settings: OidcSettings): Promise<client.Configuration> {
+function providerConfiguration(settings: OidcSettings): Promise<client.Configuration> {
   const key = `${settings.issuer.href}\u0000${settings.clientId}`;
   let configuration = configurations.get(key);
   if (!configuration) {
@@ -175,7 +175,7 @@ export async function beginSignIn(
 }
 
 /** What the provider told us about the person, as the social token carries it. */
-export interface SocialIdentity {
+interface SocialIdentity {
   email: string;
   emailVerified: boolean;
   firstName?: string;

@@ -8,7 +8,7 @@
  */
 import { type CalendarDay, addDays, startOfClubDay, weekday } from './club-time.ts';
 
-export type Promo = 'blackWeek' | 'blackFriday' | 'cyberMonday';
+type Promo = 'blackWeek' | 'blackFriday' | 'cyberMonday';
 
 /** One stretch of the banner: `promo` is shown from `from` until `until`; the promotion itself ends at `endsAt`. */
 export interface PromoStretch {

@@ -1,5 +1,5 @@
 import type { Locale, Prefix } from '@velvet/i18n/locales';
-import type { ConsentPage } from './consent.server.ts';
+import type { ConsentPage } from './consent-shared.ts';
 import type { ExperimentsData } from './experiments-shared.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 

@@ -22,7 +22,7 @@ export function mergeDefaults(current: RuntimeConfig, response: unknown): Runtim
 }
 
 /** How long the page waits for the defaults file before it keeps the server-rendered settings. */
-export const ACQUISITION_DEFAULTS_TIMEOUT_MS = 5000;
+const ACQUISITION_DEFAULTS_TIMEOUT_MS = 5000;
 
 export async function loadAcquisitionDefaults(
   current: RuntimeConfig,

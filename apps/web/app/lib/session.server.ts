@@ -50,7 +50,7 @@ export function keptValue(value: FormDataEntryValue | null, maxLength = 100): st
   return trimmed || undefined;
 }
 
-export function registrationSessions(context: Readonly<RouterContextProvider>) {
+function registrationSessions(context: Readonly<RouterContextProvider>) {
   const { appSecret, secureCookies } = context.get(requestInfoContext);
   return createCookieSessionStorage<{ flow: RegistrationFlowState }>({
     cookie: {

@@ -3,7 +3,7 @@
  * configured address (GTM_SCRIPT_URL) with the container id as parameter. An id that is not
  * `GTM-` or `G-` followed by upper-case letters and digits throws.
  */
-export const TAG_MANAGER_ID = /^(GTM|G)-[A-Z0-9]+$/;
+const TAG_MANAGER_ID = /^(GTM|G)-[A-Z0-9]+$/;
 
 export function assertTagManagerId(id: string): string {
   if (!TAG_MANAGER_ID.test(id)) throw new Error(`Invalid tag-manager id: ${JSON.stringify(id)}`);

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Form } from 'react-router';
 import type { Route } from './+types/admin-registration-link-generator';
 import { AdminBar } from '../components/admin-bar.tsx';
+import { CopyButton } from '../components/copy-button.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
 import { requireAdmin } from '../lib/admin.server.ts';
@@ -47,13 +48,14 @@ export default function RegistrationLinkGenerator({ loaderData, actionData }: Ro
   const t = useT();
   const busy = useSubmitting();
   const [form, { code }] = useForm<{ code: string }>({ id: 'link-generator', lastResult: actionData?.result });
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
+  /** Bumped by each submission: the copy button's status starts over. */
+  const [copyKey, setCopyKey] = useState(0);
   const link = actionData?.link;
   return (
     <div>
       <AdminBar email={loaderData.email} />
       <PageIntro inverse title={t('admin.linkGenerator.title')} lead={t('admin.linkGenerator.text')} />
-      <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink" onSubmit={() => setCopy('idle')}>
+      <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink" onSubmit={() => setCopyKey((key) => key + 1)}>
         {actionData?.notice && <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(actionData.notice.id, actionData.notice.values)}</p>}
         <div>
           <label htmlFor={code.id} className="eyebrow block text-stone">{t('admin.linkGenerator.code')}</label>
@@ -67,18 +69,7 @@ export default function RegistrationLinkGenerator({ loaderData, actionData }: Ro
           <h2 id="link-title" className="eyebrow text-paper/70">{t('admin.linkGenerator.result')}</h2>
           <p className="mt-4 font-mono text-sm break-all" data-testid="generated-link">{link.url}</p>
           <p className="mt-2 text-sm text-paper/70">{t('admin.linkGenerator.validUntil', { date: new Date(link.expiresAt) })}</p>
-          <button
-            type="button"
-            className="btn-inverse mt-6"
-            onClick={() => {
-              navigator.clipboard.writeText(link.url).then(() => setCopy('copied'), () => setCopy('failed'));
-            }}
-          >
-            {t('admin.linkGenerator.copy')}
-          </button>
-          <p role="status" className="mt-3 min-h-5 text-sm">
-            {copy === 'copied' ? t('admin.linkGenerator.copied') : copy === 'failed' ? t('admin.linkGenerator.copyFailed') : ''}
-          </p>
+          <CopyButton key={copyKey} value={link.url} />
         </section>
       )}
     </div>

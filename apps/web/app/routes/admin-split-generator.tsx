@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { Form } from 'react-router';
 import type { Route } from './+types/admin-split-generator';
 import { AdminBar } from '../components/admin-bar.tsx';
+import { CopyButton } from '../components/copy-button.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
 import { requireAdmin } from '../lib/admin.server.ts';
 import { requestInfoContext } from '../lib/context.ts';
@@ -58,7 +59,8 @@ export default function SplitGenerator({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const { experiments, link, notice } = loaderData;
   const [selected, setSelected] = useState(loaderData.experiment ?? experiments[0]?.key ?? '');
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
+  /** Bumped by each submission: the copy button's status starts over. */
+  const [copyKey, setCopyKey] = useState(0);
   const experiment = experiments.find((e) => e.key === selected) ?? experiments[0];
   return (
     <div>
@@ -67,7 +69,7 @@ export default function SplitGenerator({ loaderData }: Route.ComponentProps) {
       {!experiment ? (
         <p role="status" className="mt-10 bg-paper p-8 text-ink">{t('admin.splitGenerator.none')}</p>
       ) : (
-        <Form method="get" className="mt-10 space-y-6 bg-paper p-8 text-ink" onSubmit={() => setCopy('idle')}>
+        <Form method="get" className="mt-10 space-y-6 bg-paper p-8 text-ink" onSubmit={() => setCopyKey((key) => key + 1)}>
           {notice && <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(notice)}</p>}
           <div>
             <label htmlFor="split-experiment" className="eyebrow block text-stone">{t('admin.splitGenerator.experiment')}</label>
@@ -109,18 +111,7 @@ export default function SplitGenerator({ loaderData }: Route.ComponentProps) {
         <section aria-labelledby="split-link-title" className="mt-10 border border-paper/40 p-8">
           <h2 id="split-link-title" className="eyebrow text-paper/70">{t('admin.splitGenerator.result')}</h2>
           <p className="mt-4 font-mono text-sm break-all" data-testid="split-link">{link}</p>
-          <button
-            type="button"
-            className="btn-inverse mt-6"
-            onClick={() => {
-              navigator.clipboard.writeText(link).then(() => setCopy('copied'), () => setCopy('failed'));
-            }}
-          >
-            {t('admin.linkGenerator.copy')}
-          </button>
-          <p role="status" className="mt-3 min-h-5 text-sm">
-            {copy === 'copied' ? t('admin.linkGenerator.copied') : copy === 'failed' ? t('admin.linkGenerator.copyFailed') : ''}
-          </p>
+          <CopyButton key={copyKey} value={link} />
         </section>
       )}
     </div>

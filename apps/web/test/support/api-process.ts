@@ -4,14 +4,14 @@
  * limits. `stop()` ends it (SIGTERM, as a restart does); `start()` brings it back on the
  * same port and data.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { runCli } from '../../../api/test/support/cli.ts';
 
 const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../api');
 
@@ -84,8 +84,9 @@ export async function startApiProcess(overrides: Record<string, string> = {}): P
       await exited;
     },
     async cli(...args) {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: apiRoot, env });
-      return stdout;
+      const run = await runCli(args, { env });
+      if (run.code !== 0) throw new Error(`cli ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+      return run.stdout;
     },
     async dispose() {
       await api.stop();

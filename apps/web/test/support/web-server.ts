@@ -39,7 +39,7 @@ export interface TestWebServer {
   close(): Promise<void>;
 }
 
-export function webTestEnv(overrides: Record<string, string> = {}): Env {
+function webTestEnv(overrides: Record<string, string> = {}): Env {
   return parseEnv({
     NODE_ENV: 'test',
     APP_SECRET: 'web-test-secret-that-is-long-enough-0123456789',

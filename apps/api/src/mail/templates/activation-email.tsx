@@ -17,7 +17,7 @@ export interface ActivationEmailProps {
   expiresAt: Date;
 }
 
-export function activationEmailTexts(props: ActivationEmailProps): EmailTexts {
+function activationEmailTexts(props: ActivationEmailProps): EmailTexts {
   const t = emailTranslator(props.locale);
   return {
     subject: t('email.activation.subject'),

@@ -10,7 +10,7 @@ import { renderEmail } from './layout.tsx';
 import type { EmailTexts } from './layout.tsx';
 
 /** Why the recipient is invited: they joined the waiting list, or applied for membership. */
-export type InvitationReason = 'waitlist' | 'interest';
+type InvitationReason = 'waitlist' | 'interest';
 
 export interface InvitationEmailProps {
   locale: Locale;
@@ -23,7 +23,7 @@ export interface InvitationEmailProps {
   reason: InvitationReason;
 }
 
-export function invitationEmailTexts(props: InvitationEmailProps): EmailTexts {
+function invitationEmailTexts(props: InvitationEmailProps): EmailTexts {
   const t = emailTranslator(props.locale);
   return {
     subject: t('email.invitation.subject'),

@@ -43,7 +43,7 @@ export interface EmailFrameProps {
   actionUrl: string;
 }
 
-export function EmailFrame({ locale, texts, actionUrl }: EmailFrameProps) {
+function EmailFrame({ locale, texts, actionUrl }: EmailFrameProps) {
   return (
     <Html lang={locale} dir="ltr">
       <Head>

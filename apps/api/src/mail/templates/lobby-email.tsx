@@ -17,7 +17,7 @@ export interface LobbyEmailProps {
   expiresAt: Date;
 }
 
-export function lobbyEmailTexts(props: LobbyEmailProps): EmailTexts {
+function lobbyEmailTexts(props: LobbyEmailProps): EmailTexts {
   const t = emailTranslator(props.locale);
   return {
     subject: t('email.lobby.subject'),

@@ -5,11 +5,11 @@
  * changes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import type { Env } from '../config.ts';
-import { isUniqueViolation } from '../lib/db-errors.ts';
-import { createAdminUser } from '../services/create-admin-user.ts';
-import type { Db } from './connect.ts';
-import type { MemberStatus, NewMember, NewRegistrationCode } from './schema.ts';
+import type { Env } from './config.ts';
+import { isUniqueViolation } from './lib/db-errors.ts';
+import { createAdminUser } from './services/create-admin-user.ts';
+import type { Db } from './db/connect.ts';
+import type { MemberStatus, NewMember, NewRegistrationCode } from './db/schema.ts';
 import type { Customization } from '@velvet/validation/customization';
 
 const DOMAIN = 'members.velvetrope.localhost';

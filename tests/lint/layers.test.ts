@@ -1,0 +1,70 @@
+/**
+ * The layer directions of docs/architecture.md are ESLint rules (ADR 032): each fixture below
+ * is linted with the repository's own eslint.config.js as if it were the file named, and an
+ * import against the layers must be reported, while the allowed direction must not be.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const eslint = new ESLint({ cwd: root, overrideConfigFile: path.join(root, 'eslint.config.js') });
+
+/** The messages of the layer rule for `code` placed at `file` (relative to the repository). */
+async function layerViolations(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message);
+}
+
+describe('layer rules', () => {
+  it('packages never import apps (by package name or by relative path)', async () => {
+    expect(await layerViolations('packages/validation/src/fixture.ts', "export * from '@velvet/api/services/register-member';\n")).toEqual([
+      expect.stringContaining('Packages never import apps'),
+    ]);
+    expect(await layerViolations('packages/i18n/src/fixture.ts', "export { LANDING_VARIANTS } from '../../../apps/web/app/lib/landing-variants.ts';\n")).toEqual([
+      expect.stringContaining('Packages never import apps'),
+    ]);
+    // The allowed direction: a package importing a package.
+    expect(await layerViolations('packages/tokens/src/fixture.ts', "export * from '@velvet/validation/registration';\n")).toEqual([]);
+  });
+
+  it('db/ and mail/ never import use cases; services/ may import db/', async () => {
+    const useCase = "export * from '../services/check-registration-code.ts';\n";
+    expect(await layerViolations('apps/api/src/db/fixture.ts', useCase)).toEqual([expect.stringContaining('never import use cases')]);
+    expect(await layerViolations('apps/api/src/mail/fixture.ts', useCase)).toEqual([expect.stringContaining('never import use cases')]);
+    expect(await layerViolations('apps/api/src/services/fixture.ts', "export type * from '../db/connect.ts';\n")).toEqual([]);
+  });
+
+  it('db/schema.ts imports nothing of the apps (table types only; column types may come from packages)', async () => {
+    expect(await layerViolations('apps/api/src/db/schema.ts', "import type { Env } from '../config.ts';\nexport type E = Env;\n")).toEqual([
+      expect.stringContaining('table types only'),
+    ]);
+    expect(await layerViolations('apps/api/src/db/schema.ts', "import type { Customization } from '@velvet/validation/customization';\nexport type C = Customization;\n")).toEqual([]);
+  });
+
+  it("the web app and the API never import each other's code", async () => {
+    expect(await layerViolations('apps/web/app/lib/fixture.ts', "export * from '@velvet/api/services/register-member';\n")).toEqual([
+      expect.stringContaining('GraphQL only'),
+    ]);
+    expect(await layerViolations('apps/api/src/services/fixture.ts', "export * from '../../../web/app/lib/route-middleware.ts';\n")).toEqual([
+      expect.stringContaining('never imports the web app'),
+    ]);
+  });
+
+  it('client code never imports *.server.ts; route modules and server modules may', async () => {
+    const serverOnly = "export * from '../lib/api.server.ts';\n";
+    expect(await layerViolations('apps/web/app/components/fixture.tsx', serverOnly)).toEqual([expect.stringContaining('Client code never imports *.server.ts')]);
+    expect(await layerViolations('apps/web/app/lib/fixture.ts', "export * from './api.server.ts';\n")).toEqual([
+      expect.stringContaining('Client code never imports *.server.ts'),
+    ]);
+    expect(await layerViolations('apps/web/app/routes/fixture.tsx', serverOnly)).toEqual([]);
+    expect(await layerViolations('apps/web/app/lib/fixture.server.ts', "export * from './api.server.ts';\n")).toEqual([]);
+  });
+
+  it('app/ never imports the Express server', async () => {
+    expect(await layerViolations('apps/web/app/routes/fixture.tsx', "export { MAX_BODY_BYTES } from '../../server/app.ts';\n")).toEqual([
+      expect.stringContaining('never imports the Express server'),
+    ]);
+  });
+});
