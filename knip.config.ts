@@ -6,23 +6,6 @@ import type { KnipConfig } from 'knip';
  * (`includeEntryExports`): an export nothing imports loses `export`, or goes.
  */
 
-/** issue 10: registration contract, being moved — remove these entries after merging. */
-const REGISTRATION_CONTRACT_BEING_MOVED = {
-  'apps/api/src/services/registration-code-errors.ts': ['exports', 'types'],
-  'apps/api/src/services/welcome-voucher.ts': ['exports', 'types'],
-  'apps/api/src/services/register-member.ts': ['exports', 'types'],
-  'apps/api/src/services/complete-social-registration.ts': ['exports', 'types'],
-  'apps/api/src/db/schema.ts': ['exports', 'types'],
-  'apps/web/app/lib/registration-code.server.ts': ['exports', 'types'],
-  'apps/web/app/lib/landing-variants.ts': ['exports', 'types'],
-  'apps/web/app/lib/registration.server.ts': ['exports', 'types'],
-  'apps/web/app/lib/operations.ts': ['exports', 'types'],
-  'apps/web/app/lib/social-registration.ts': ['exports', 'types'],
-  'apps/web/app/routes/landing.tsx': ['exports', 'types'],
-  'apps/web/app/routes/social-registration-second-step.tsx': ['exports', 'types'],
-  'packages/validation/src/registration*.ts': ['exports', 'types'],
-} as const;
-
 const config: KnipConfig = {
   // React Router's generated route types (`./+types/<route>`, written by `react-router typegen`).
   ignoreUnresolved: [/^\.\/\+types\//],
@@ -30,7 +13,6 @@ const config: KnipConfig = {
   ignoreBinaries: ['redis-server'],
   // bench/lighthouse.mjs runs node_modules/.bin/lighthouse by its path; app.css imports tailwindcss.
   ignoreDependencies: ['lighthouse', 'tailwindcss'],
-  ignoreIssues: REGISTRATION_CONTRACT_BEING_MOVED as unknown as KnipConfig['ignoreIssues'],
   workspaces: {
     '.': {
       entry: ['scripts/*.mjs', 'bench/*.mjs', 'tests/e2e/**/*.spec.ts', 'tests/runtime/**/*.test.ts', 'tests/lint/*.test.ts'],

@@ -6,7 +6,7 @@
  */
 
 /** The customizations a code can carry, each with its landing texts' key and its voucher. */
-export const CUSTOMIZATION_TABLE = {
+const CUSTOMIZATION_TABLE = {
   default: { texts: 'default', voucher: { percent: 10, minimumOrderValue: null } },
   social: { texts: 'social', voucher: { percent: 10, minimumOrderValue: null } },
   viral: { texts: 'viral', voucher: { percent: 10, minimumOrderValue: null } },

@@ -34,7 +34,7 @@ export function invitationSearch(invitation: InvitationParams, extra: Record<str
 }
 
 /** `/de` for German, `` for English (and for a language the caller did not check: pass a valid one). */
-export function languagePrefix(language: string): string {
+function languagePrefix(language: string): string {
   return language === UNPREFIXED_LANGUAGE ? '' : `/${language}`;
 }
 

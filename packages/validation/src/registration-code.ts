@@ -7,11 +7,11 @@ import { z } from 'zod';
 import type { TrackedEventName } from './funnel.ts';
 
 /** Longer input is rejected without a database look-up. */
-export const REGISTRATION_CODE_MAX_LENGTH = 64;
-export const REGISTRATION_CODE_MIN_LENGTH = 4;
+const REGISTRATION_CODE_MAX_LENGTH = 64;
+const REGISTRATION_CODE_MIN_LENGTH = 4;
 
 /** The format of codes the club issues (after normalising): letters, digits and hyphens. */
-export const REGISTRATION_CODE_PATTERN = /^[A-Z0-9-]{4,64}$/;
+export const REGISTRATION_CODE_PATTERN = new RegExp(`^[A-Z0-9-]{${REGISTRATION_CODE_MIN_LENGTH},${REGISTRATION_CODE_MAX_LENGTH}}$`);
 
 /** Trims and upper-cases user input: ` welcome2026 ` -> `WELCOME2026`. */
 export function normalizeRegistrationCode(input: string): string {
@@ -61,7 +61,7 @@ export interface Refusal {
 }
 
 /** The tracked events a refused invitation can cause (packages/validation/src/funnel.ts). */
-export type RefusalEvent = Extract<
+type RefusalEvent = Extract<
   TrackedEventName,
   'error_registration_code_expired' | 'error_registration_code_no_balance' | 'error_registration_timestamp_missing'
 >;

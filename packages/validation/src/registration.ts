@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 /** RFC 5321 limits a forward path to 256 octets including the angle brackets. */
-export const EMAIL_MAX_LENGTH = 254;
+const EMAIL_MAX_LENGTH = 254;
 export const NAME_MAX_LENGTH = 50;
 
 /** The message ids these schemas (and the API) report. */
@@ -97,7 +97,7 @@ export const country = z
 /** The terms and privacy policy must be accepted; the newsletter is optional. */
 export const termsAccepted = z.literal(true, { error: REGISTRATION_MESSAGE_IDS.terms });
 /** Only an explicit "on" is consent; anything else a client sends (tampered) is no consent. */
-export const newsletter = z.boolean().default(false).catch(false);
+const newsletter = z.boolean().default(false).catch(false);
 
 /** The fields of the one-step (default) form; the lean flow asks the same, over two steps. */
 export const registrationForm = z.object({
@@ -121,7 +121,7 @@ export const leanStep2Form = registrationForm.pick({ gender: true, firstName: tr
  * `socialRegistration` (the identity provider first); the lean flow moves on to `leanStep2`
  * (the names) once its first step is submitted (ADR 008).
  */
-export const REGISTRATION_FLOWS = ['default', 'leanStep1', 'leanStep2', 'socialRegistration'] as const;
+const REGISTRATION_FLOWS = ['default', 'leanStep1', 'leanStep2', 'socialRegistration'] as const;
 export type RegistrationFlow = (typeof REGISTRATION_FLOWS)[number];
 
 export function isRegistrationFlow(value: unknown): value is RegistrationFlow {
@@ -129,7 +129,26 @@ export function isRegistrationFlow(value: unknown): value is RegistrationFlow {
 }
 
 /** The GraphQL enum RegistrationFlow: which form a registration came through. */
-export type ApiRegistrationFlow = 'DEFAULT' | 'LEAN' | 'SOCIAL';
+type ApiRegistrationFlow = 'DEFAULT' | 'LEAN' | 'SOCIAL';
+
+/** Mutation.register's input (schema.graphql `RegisterInput`), as the web sends it and the API reads it. */
+export interface RegisterInput {
+  registrationCode: string;
+  validityTimestamp?: string | null;
+  slug?: string | null;
+  referrer?: string | null;
+  email: string;
+  gender?: Gender | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  country: string;
+  newsletter: boolean;
+  termsAccepted: boolean;
+  termsPkString: string;
+  dataPolicyPkString: string;
+  language: string;
+  flow: ApiRegistrationFlow;
+}
 
 /** The outcomes of Mutation.register (the social second step adds ACTIVATED). */
 export type RegistrationOutcome = 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING';
@@ -138,7 +157,7 @@ export type RegistrationOutcome = 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_
  * The steps of the registration form, posted as its `intent`: the one-step form, or the lean
  * flow's first (email, country, consent) and second (gender, names) step.
  */
-export const REGISTRATION_STEPS = ['one-step', 'lean-1', 'lean-2'] as const;
+const REGISTRATION_STEPS = ['one-step', 'lean-1', 'lean-2'] as const;
 export type RegistrationStep = (typeof REGISTRATION_STEPS)[number];
 
 export function isRegistrationStep(value: unknown): value is RegistrationStep {
@@ -153,7 +172,7 @@ export type ShoppingPreference = (typeof SHOPPING_PREFERENCES)[number];
 export const PREFERENCES_MESSAGE_ID = 'validation.preferences';
 
 /** At least one of the offered preferences, each at most once. */
-export const shoppingPreferences = z
+const shoppingPreferences = z
   .array(z.enum(SHOPPING_PREFERENCES, { error: PREFERENCES_MESSAGE_ID }), { error: PREFERENCES_MESSAGE_ID })
   .min(1, { error: PREFERENCES_MESSAGE_ID })
   .transform((values) => [...new Set(values)]);

@@ -8,21 +8,19 @@
  */
 import type { Customization } from '@velvet/validation/customization';
 import type { ShoppingPreference } from '@velvet/validation/registration';
-import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 
 /** An ISO-8601 UTC timestamp such as `2026-11-22T10:00:00.000Z`. */
-export type Timestamp = string;
+type Timestamp = string;
 
-export const MEMBER_STATUSES = ['pending', 'active', 'blocked'] as const;
-export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+export type MemberStatus = 'pending' | 'active' | 'blocked';
 
-export const LEGAL_DOCUMENT_KINDS = ['terms', 'data_policy'] as const;
-export type LegalDocumentKind = (typeof LEGAL_DOCUMENT_KINDS)[number];
+type LegalDocumentKind = 'terms' | 'data_policy';
 
 export const OUTBOX_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
-export interface MembersTable {
+interface MembersTable {
   id: string;
   email: string;
   first_name: string;
@@ -37,7 +35,7 @@ export interface MembersTable {
   activated_at: Timestamp | null;
 }
 
-export interface RegistrationCodesTable {
+interface RegistrationCodesTable {
   id: string;
   code: string;
   inviter_member_id: string;
@@ -50,14 +48,14 @@ export interface RegistrationCodesTable {
   created_at: Timestamp;
 }
 
-export interface LegalDocumentsTable {
+interface LegalDocumentsTable {
   country: string;
   kind: LegalDocumentKind;
   pk_string: string;
   published_at: Timestamp;
 }
 
-export interface ConsentsTable {
+interface ConsentsTable {
   id: string;
   member_id: string;
   country: string;
@@ -67,7 +65,7 @@ export interface ConsentsTable {
   accepted_at: Timestamp;
 }
 
-export interface EmailOutboxTable {
+interface EmailOutboxTable {
   id: string;
   recipient: string;
   template: string;
@@ -83,18 +81,17 @@ export interface EmailOutboxTable {
   sent_at: Timestamp | null;
 }
 
-export interface AdminUsersTable {
+interface AdminUsersTable {
   id: string;
   email: string;
   password_hash: string;
   created_at: Timestamp;
 }
 
-export const ACTIVATION_REASONS = ['registration', 'resend'] as const;
-export type ActivationReason = (typeof ACTIVATION_REASONS)[number];
+export type ActivationReason = 'registration' | 'resend';
 
 /** One emailed activation link. The link's id is never stored: only its SHA-256 hash. */
-export interface ActivationsTable {
+interface ActivationsTable {
   id: string;
   member_id: string;
   /** base64url SHA-256 of the activation id in the link. */
@@ -108,7 +105,7 @@ export interface ActivationsTable {
 }
 
 /** The first-order voucher a member gets on activation (one per member). */
-export interface WelcomeVouchersTable {
+interface WelcomeVouchersTable {
   member_id: string;
   code: string;
   percent: number;
@@ -119,7 +116,7 @@ export interface WelcomeVouchersTable {
   created_at: Timestamp;
 }
 
-export interface AdminSessionsTable {
+interface AdminSessionsTable {
   id: string;
   admin_user_id: string;
   created_at: Timestamp;
@@ -128,7 +125,7 @@ export interface AdminSessionsTable {
 }
 
 /** An operator's override of one feature of the versioned features file (ADR 012). */
-export interface FeatureOverridesTable {
+interface FeatureOverridesTable {
   key: string;
   /** The GrowthBook feature definition (defaultValue, rules) as JSON text. */
   definition: string;
@@ -136,14 +133,14 @@ export interface FeatureOverridesTable {
 }
 
 /** The single row (id 1) every feature change bumps: API instances poll it to notice changes. */
-export interface FeatureRevisionTable {
+interface FeatureRevisionTable {
   id: number;
   revision: number;
   updated_at: Timestamp;
 }
 
 /** Someone who joined the waiting list from the lobby (spec §2, §4). */
-export interface WaitlistEntriesTable {
+interface WaitlistEntriesTable {
   id: string;
   /** Lower-case; one entry per address. */
   email: string;
@@ -159,7 +156,7 @@ export interface WaitlistEntriesTable {
 }
 
 /** An application for membership (spec §2 membership interest): an address, nothing more. */
-export interface MembershipApplicationsTable {
+interface MembershipApplicationsTable {
   id: string;
   email: string;
   language: string;
@@ -173,13 +170,13 @@ export interface MembershipApplicationsTable {
 }
 
 /** What a member likes to shop (the social second step), one row per preference. */
-export interface MemberPreferencesTable {
+interface MemberPreferencesTable {
   member_id: string;
   preference: ShoppingPreference;
 }
 
 /** The identity-provider account a member signed up with (provider + its stable subject id). */
-export interface MemberSocialIdentitiesTable {
+interface MemberSocialIdentitiesTable {
   provider: string;
   subject: string;
   member_id: string;
@@ -187,7 +184,7 @@ export interface MemberSocialIdentitiesTable {
 }
 
 /** One consent choice (ADR 011): what was chosen, when, under which text version; no personal data. */
-export interface ConsentRecordsTable {
+interface ConsentRecordsTable {
   id: string;
   /** The random id in the visitor's consent cookie (one per browser, not per person). */
   consent_id: string;
@@ -208,7 +205,7 @@ export const CONSENT_SOURCES = ['BANNER', 'PREFERENCES', 'APP'] as const;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
 /** One first-party funnel event (ADR 011): no personal data, the time only to the hour. */
-export interface FunnelEventsTable {
+interface FunnelEventsTable {
   id: string;
   event: string;
   /** Random per page load; never stored in the browser. */
@@ -257,14 +254,6 @@ export const BOOLEAN_COLUMNS = [
   'analytics_consent',
 ] as const;
 
-export type Member = Selectable<MembersTable>;
 export type NewMember = Insertable<MembersTable>;
-export type RegistrationCode = Selectable<RegistrationCodesTable>;
 export type NewRegistrationCode = Insertable<RegistrationCodesTable>;
-export type RegistrationCodeUpdate = Updateable<RegistrationCodesTable>;
-export type LegalDocument = Selectable<LegalDocumentsTable>;
-export type AdminUser = Selectable<AdminUsersTable>;
-export type Activation = Selectable<ActivationsTable>;
-export type WelcomeVoucher = Selectable<WelcomeVouchersTable>;
-export type AdminSession = Selectable<AdminSessionsTable>;
 export type EmailOutboxRow = Selectable<EmailOutboxTable>;

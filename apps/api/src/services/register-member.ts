@@ -29,7 +29,7 @@ import {
   gender as genderField,
   lastName as lastNameField,
 } from '@velvet/validation/registration';
-import type { ApiRegistrationFlow, Gender, RegistrationOutcome, ShoppingPreference } from '@velvet/validation/registration';
+import type { Gender, RegisterInput, RegistrationOutcome, ShoppingPreference } from '@velvet/validation/registration';
 import { PREFERENCES_MESSAGE_ID } from '@velvet/validation/registration';
 import { isBlocking } from '@velvet/validation/registration-code';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
@@ -53,39 +53,13 @@ import type { RegistrationEvents } from './registration-events.ts';
 /** The outcomes of the shared path: ACTIVATED only when the address is vouched for. */
 export type RegistrationRunOutcome = RegistrationOutcome | 'ACTIVATED';
 
-/** Field names reported in FieldError.field, in the order errors are listed. */
-export const REGISTRATION_FIELDS = [
-  'email',
-  'gender',
-  'firstName',
-  'lastName',
-  'country',
-  'termsAccepted',
-  'language',
-  'shoppingPreferences',
-] as const;
-export type RegistrationField = (typeof REGISTRATION_FIELDS)[number];
+/** Field names reported in FieldError.field. */
+type RegistrationField = 'email' | 'gender' | 'firstName' | 'lastName' | 'country' | 'termsAccepted' | 'language' | 'shoppingPreferences';
 
 /** Activation emails a pending member can have sent again per hour; beyond, the outcome is the same but no email goes out. */
 export const RESENDS_PER_HOUR = 3;
 
-export interface RegisterInput {
-  registrationCode: string;
-  validityTimestamp?: string | null;
-  slug?: string | null;
-  referrer?: string | null;
-  email: string;
-  gender?: Gender | null;
-  firstName?: string | null;
-  lastName?: string | null;
-  country: string;
-  newsletter: boolean;
-  termsAccepted: boolean;
-  termsPkString: string;
-  dataPolicyPkString: string;
-  language: string;
-  flow: ApiRegistrationFlow;
-}
+export type { RegisterInput };
 
 export interface FieldError {
   field: RegistrationField;

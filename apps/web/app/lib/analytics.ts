@@ -34,7 +34,7 @@ export type FunnelEvent =
   | { event: 'join_waitlist'; method: 'Google' };
 
 /** The error events of spec §8 (@velvet/validation/funnel). */
-export type ErrorEvent = { event: Extract<TrackedEventName, `error_${string}`> };
+type ErrorEvent = { event: Extract<TrackedEventName, `error_${string}`> };
 
 /** Spec §3: a visitor was assigned to an experiment's variation (ADR 012); data layer only. */
 type ExperimentEvent = { event: 'assign_experiment'; experiment_id: string; variation_id: string; acq_anonymous_id: string };

@@ -9,7 +9,7 @@ import { EXTERNAL_LINKS, SHOP_ORIGIN } from './external-links.ts';
 export type LandingLayout = 'right-double-column' | 'center-single-column' | 'only-mobile';
 
 /** The flows a campaign can start in: a lean registration starts at its first step. */
-export type EntryFlow = Exclude<RegistrationFlow, 'leanStep2'>;
+type EntryFlow = Exclude<RegistrationFlow, 'leanStep2'>;
 
 export interface LandingOptions {
   layout: LandingLayout;

@@ -5,7 +5,7 @@
  * flows, outcomes, shopping preferences) is @velvet/validation's, the same the API builds its
  * enums from.
  */
-import type { ApiRegistrationFlow, Gender, RegistrationOutcome, ShoppingPreference } from '@velvet/validation/registration';
+import type { Gender, RegisterInput, RegistrationOutcome, ShoppingPreference } from '@velvet/validation/registration';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 
 export interface Operation<TData, TVariables> {
@@ -48,23 +48,7 @@ export const getCountryDetails = operation<{ countryDetails: { country: string |
   /* GraphQL */ `query countryDetails { countryDetails { country } }`,
 );
 
-export interface RegisterInput {
-  registrationCode: string;
-  validityTimestamp?: string | null;
-  slug?: string | null;
-  referrer?: string | null;
-  email: string;
-  gender?: Gender | null;
-  firstName?: string | null;
-  lastName?: string | null;
-  country: string;
-  newsletter: boolean;
-  termsAccepted: boolean;
-  termsPkString: string;
-  dataPolicyPkString: string;
-  language: string;
-  flow: ApiRegistrationFlow;
-}
+export type { RegisterInput };
 
 export interface RegisterPayload {
   outcome: RegistrationOutcome | null;

@@ -14,7 +14,7 @@ export interface Notice {
   values?: Record<string, string | number>;
 }
 
-export type Refused = Extract<CodeVerdict, { blocking: true }>;
+type Refused = Extract<CodeVerdict, { blocking: true }>;
 
 export type CodeCheck =
   | { status: 'valid'; invitorName: string | null; customization: string | null; details: RegistrationCodeDetails }
