@@ -1,39 +1,17 @@
-/** The admin funnel's GraphQL operation (validated against apps/api/schema.graphql by a test). */
-import type { Operation } from './operations.ts';
+/** The admin funnel's GraphQL operation (types inferred from apps/api/schema.graphql, ADR 033). */
+import { graphql, operation, type DataOf, type InputOf } from './operations.ts';
 
-export interface FunnelCount {
-  event: string;
-  events: number;
-  sessions: number;
-}
-
-export interface FunnelReportData {
-  steps: FunnelCount[];
-  otherEvents: FunnelCount[];
-  sessions: number;
-  options: {
-    languages: string[];
-    countries: string[];
-    variants: string[];
-    invitationLinks: { registrationCodeId: string; code: string; landingSlug: string | null }[];
-  };
-}
-
-export interface FunnelFilter {
-  language?: string | null;
-  country?: string | null;
-  variant?: string | null;
-  registrationCodeId?: string | null;
-}
-
-export const getFunnelReport: Operation<{ funnelReport: FunnelReportData }, { filter: FunnelFilter }> = {
-  name: 'funnelReport',
-  document: /* GraphQL */ `query funnelReport($filter: FunnelFilter) {
+export const getFunnelReport = operation(
+  'funnelReport',
+  graphql(`query funnelReport($filter: FunnelFilter) {
   funnelReport(filter: $filter) {
     steps { event events sessions }
     otherEvents { event events sessions }
     sessions
     options { languages countries variants invitationLinks { registrationCodeId code landingSlug } }
   }
-}`,
-};
+}`),
+);
+
+export type FunnelCount = DataOf<typeof getFunnelReport>['funnelReport']['steps'][number];
+export type FunnelFilter = NonNullable<InputOf<typeof getFunnelReport>['filter']>;

@@ -9,7 +9,7 @@
  */
 import type { Client } from 'graphql-ws';
 import { reportApiFailure } from './error-reporting.ts';
-import { REGISTRATION_STATUS_SUBSCRIPTION, type RegistrationStatus } from './operations.ts';
+import { registrationStatusSubscription, type DataOf, type RegistrationStatus } from './operations.ts';
 import { CORRELATION_HEADER, SESSION_HEADER, SOURCE_PAGE_HEADER, correlationId, pageLoadSessionId } from './page-load.ts';
 
 const WS_RETRY_ATTEMPTS = 5;
@@ -86,8 +86,8 @@ export function watchRegistrationStatus(
         retryWait: (retries) => new Promise((resolve) => setTimeout(resolve, retryDelay(retries))),
         shouldRetry,
       });
-      unsubscribe = client.subscribe<{ registrationStatus: RegistrationStatus }>(
-        { query: REGISTRATION_STATUS_SUBSCRIPTION, variables: { registrationId } },
+      unsubscribe = client.subscribe<DataOf<typeof registrationStatusSubscription>>(
+        { query: registrationStatusSubscription.document, variables: { registrationId } },
         {
           next: ({ data }) => {
             if (data?.registrationStatus) onStatus(data.registrationStatus);

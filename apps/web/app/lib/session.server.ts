@@ -4,7 +4,7 @@
  */
 import { createCookie, createCookieSessionStorage, type RouterContextProvider } from 'react-router';
 import { requestInfoContext } from './context.ts';
-import type { RegistrationFlow } from '@velvet/validation/registration';
+import type { RegistrationFlow, RegistrationOutcome } from '@velvet/validation/registration';
 
 /** What the registration flow remembers between its steps (spec §3, registration state). */
 export interface RegistrationFlowState {
@@ -38,7 +38,7 @@ export interface RegistrationFlowState {
   /** sourcePath (spec §3): the shop page the visitor came from, where "Shop now" leads back. */
   sourcePath?: string;
   /** What the last registration came to: the outcome pages show only their own outcome. */
-  registrationOutcome?: 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING' | 'ACTIVATED';
+  registrationOutcome?: RegistrationOutcome | 'ACTIVATED';
   /** The address of a membership application this visit made (its confirmation page needs one). */
   membershipApplicationEmail?: string;
 }

@@ -9,7 +9,7 @@ import { isRegistrationFlow } from '@velvet/validation/registration';
 import { shopLink } from '../lib/landing-variants.ts';
 import { watchRegistrationStatus } from '../lib/live-status.ts';
 import { pageMeta } from '../lib/meta.ts';
-import { getRegistrationStatus } from '../lib/operations.ts';
+import { getRegistrationStatus, type RegistrationStatus } from '../lib/operations.ts';
 import { whenRuntimeConfig } from '../lib/runtime-config.ts';
 import { requireOutcome } from '../lib/registration.server.ts';
 import { socketToken } from '../lib/auth-cookie.server.ts';
@@ -23,7 +23,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
   const flow = await requireOutcome(args, 'FORM_FINISHED');
   const registrationId = flow.registrationId ?? null;
-  let state: 'PENDING' | 'ACTIVE' = 'PENDING';
+  let state: RegistrationStatus['state'] = 'PENDING';
   if (registrationId) {
     const result = await callApi(getRegistrationStatus, { registrationId }, { request, context });
     if (result.ok && result.data.registrationStatus?.state === 'ACTIVE') state = 'ACTIVE';
@@ -46,7 +46,7 @@ export default function FormFinished({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const webView = useWebView();
   const { revalidate } = useRevalidator();
-  const [liveState, setLiveState] = useState<'PENDING' | 'ACTIVE'>(loaderData.state);
+  const [liveState, setLiveState] = useState<RegistrationStatus['state']>(loaderData.state);
   const [polling, setPolling] = useState(false);
   const state = loaderData.state === 'ACTIVE' ? 'ACTIVE' : liveState;
   const { registrationId } = loaderData;
