@@ -18,7 +18,7 @@ import type { OutboxStatus } from './db/schema.ts';
 import { listOutbox, retryOutboxRow } from './services/manage-outbox.ts';
 import type { OutboxSummary } from './services/manage-outbox.ts';
 import { createAdminUser } from './services/create-admin-user.ts';
-import { lobbyUrl } from './services/request-lobby-link.ts';
+import { lobbyUrl } from './mail/links.ts';
 import { createRegistrationCode } from './services/create-registration-code.ts';
 import { setMemberBlocked } from './services/block-member.ts';
 import { listRegistrationCodes } from './services/list-registration-codes.ts';
