@@ -32,7 +32,7 @@ import {
   selectMembershipApplication,
 } from './services/personal-invitations.ts';
 import { addFeatureCommands } from './cli/feature-commands.ts';
-import { RETENTION_DAYS, pruneExpiredData } from './services/retention.ts';
+import { RETENTION_DAYS, pruneExpiredData } from './jobs/retention.ts';
 import { LOBBY_TOKEN_DEFAULT_DAYS, signLobbyToken } from '@velvet/tokens/signed-token';
 import { email as emailField } from '@velvet/validation/registration';
 import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
