@@ -25,7 +25,7 @@ export default tseslint.config(
   },
   ...layerRules(import.meta.dirname),
   {
-    files: ['scripts/**', 'bench/**', '**/cli.ts', '.ci/**'],
+    files: ['scripts/**', 'bench/**', '**/cli.ts', 'apps/api/src/cli/**', '.ci/**'],
     rules: { 'no-console': 'off' },
   },
 );
