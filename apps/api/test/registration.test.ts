@@ -87,7 +87,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
       const outbox = await database.db.selectFrom('email_outbox').selectAll().where('recipient', '=', email.toLowerCase()).execute();
       expect(outbox).toHaveLength(1);
       expect(outbox[0]).toMatchObject({ template: 'activation', locale: 'de', status: 'pending', attempts: 0 });
-      expect(JSON.parse(outbox[0]?.payload ?? '{}')).toMatchObject({ firstName: 'Zoë', invitorName: 'Sophie' });
+      expect(JSON.parse(outbox[0]?.payload ?? '{}')).toMatchObject({ firstName: 'Zoë', inviterName: 'Sophie' });
       // The inviter's balance is only spent on activation.
       const codeRow = await database.db.selectFrom('registration_codes').select('balance').where('id', '=', codeId).executeTakeFirstOrThrow();
       expect(codeRow.balance).toBe(3);

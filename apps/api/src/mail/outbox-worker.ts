@@ -366,7 +366,8 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
       return renderActivationEmail({
         locale,
         firstName: payload.firstName,
-        invitorName: payload.invitorName,
+        // Rows queued before the key was renamed (issue 10, ADR 034) carry it as `invitorName`.
+        inviterName: payload.inviterName ?? (payload as { invitorName?: string | null }).invitorName ?? null,
         activationUrl: activationUrl(this.#options.env.PUBLIC_URL, locale, activationId),
         expiresAt: new Date(payload.expiresAt),
       });

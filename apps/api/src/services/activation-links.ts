@@ -18,7 +18,7 @@ export interface IssueActivationInput {
   recipient: string;
   locale: Locale;
   firstName: string | null;
-  invitorName: string | null;
+  inviterName: string | null;
   reason: ActivationReason;
 }
 
@@ -65,7 +65,7 @@ export async function issueActivation(
       payload: {
         sealedActivationId: sealForOutbox(activationId, options.secret),
         firstName: input.firstName,
-        invitorName: input.invitorName,
+        inviterName: input.inviterName,
         expiresAt,
       },
     },

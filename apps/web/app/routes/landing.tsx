@@ -97,7 +97,7 @@ export async function loader(args: Route.LoaderArgs) {
         invitation: {
           ...invitation,
           valid: false as const,
-          notice: check.status === 'refused' ? refusalMessage(check.refusal, 'link', check.invitorName) : apiFailureMessage(check.error),
+          notice: check.status === 'refused' ? refusalMessage(check.refusal, 'link', check.inviterName) : apiFailureMessage(check.error),
           errorEvent: check.status === 'refused' ? check.refusal.event : null,
         },
       },
@@ -114,7 +114,7 @@ export async function loader(args: Route.LoaderArgs) {
       invitation: {
         ...invitation,
         valid: true as const,
-        invitorName: check.invitorName,
+        inviterName: check.inviterName,
         customization: check.customization,
         query: invitationQuery(invitation),
         comingSoon: url.searchParams.has('signup'),
@@ -208,11 +208,11 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   const voucher = voucherFor(valid?.customization);
   const money = (euros: number) => intl.formatNumber(euros, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
   const values = {
-    invitorName: valid?.invitorName ?? '',
+    inviterName: valid?.inviterName ?? '',
     percent: voucher.percent,
     minimum: voucher.minimumOrderValue ? money(voucher.minimumOrderValue) : '',
   };
-  const headline = valid ? (valid.invitorName ? t(texts.headline, values) : t('variant.noInviter.headline')) : t('landing.hero.title');
+  const headline = valid ? (valid.inviterName ? t(texts.headline, values) : t('variant.noInviter.headline')) : t('landing.hero.title');
   const lead = valid ? t(texts.text, values) : t('landing.hero.text');
   const formHref = valid ? path('/registration/formstarted', valid.query) : '#';
   const hero = HERO[options.layout];
@@ -302,7 +302,7 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
       )}
       {valid && options.previousPDPPage && (
         <Suspense fallback={null}>
-          <ProductShare invitorName={valid.invitorName} lastResult={productShareResult?.result} />
+          <ProductShare inviterName={valid.inviterName} lastResult={productShareResult?.result} />
         </Suspense>
       )}
       <LandingSections voucher={voucher} waitlist={actionData && 'waitlist' in actionData ? actionData.waitlist : undefined} />

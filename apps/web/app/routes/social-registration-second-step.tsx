@@ -74,7 +74,7 @@ export async function loader(args: Route.LoaderArgs) {
     state: 'ready' as const,
     token: token ?? '',
     email: claims.email,
-    invitorName: check.invitorName,
+    inviterName: check.inviterName,
     ask: askedNames(claims),
     countries,
     detectCountryInBrowser: !detected,
@@ -190,7 +190,7 @@ export default function SocialRegistrationSecondStep({ loaderData, actionData }:
   return (
     <div>
       <PageIntro
-        eyebrow={loaderData.state === 'ready' && loaderData.invitorName ? t('registration.invitedBy', { invitorName: loaderData.invitorName }) : undefined}
+        eyebrow={loaderData.state === 'ready' && loaderData.inviterName ? t('registration.invitedBy', { inviterName: loaderData.inviterName }) : undefined}
         title={t('socialSecondStep.title')}
         lead={t('socialSecondStep.text')}
       />

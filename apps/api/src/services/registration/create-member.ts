@@ -25,7 +25,7 @@ export async function createMember(
     const codeRow = await trx
       .selectFrom('registration_codes as rc')
       .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-      .select(['rc.id', 'rc.customization', 'inviter.first_name as invitor_name'])
+      .select(['rc.id', 'rc.customization', 'inviter.first_name as inviter_name'])
       .where('rc.code', '=', code)
       .executeTakeFirst();
     if (!codeRow || !(await lockRow(trx, 'registration_codes', codeRow.id))) {
@@ -67,7 +67,7 @@ export async function createMember(
         recipient: values.email,
         locale: values.language,
         firstName: values.firstName || null,
-        invitorName: codeRow.invitor_name,
+        inviterName: codeRow.inviter_name,
         reason: 'registration',
       },
       { secret: deps.secret, now },

@@ -29,7 +29,7 @@ export async function renewPlace(
     const codeRow = await trx
       .selectFrom('registration_codes as rc')
       .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-      .select(['rc.id', 'rc.customization', 'inviter.first_name as invitor_name'])
+      .select(['rc.id', 'rc.customization', 'inviter.first_name as inviter_name'])
       .where('rc.code', '=', code)
       .executeTakeFirst();
     // The same lock order as everywhere: the code's row, then the member's.
@@ -57,7 +57,7 @@ export async function renewPlace(
         recipient: member.email,
         locale: values.language,
         firstName: member.first_name || null,
-        invitorName: codeRow.invitor_name,
+        inviterName: codeRow.inviter_name,
         reason: 'registration',
       },
       { secret: deps.secret, now },

@@ -19,7 +19,7 @@ export async function resendActivation(deps: RegisterDeps, memberId: string, lan
       .selectFrom('members as m')
       .leftJoin('registration_codes as rc', 'rc.id', 'm.registration_code_id')
       .leftJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-      .select(['m.email', 'm.first_name', 'm.status', 'inviter.first_name as invitor_name'])
+      .select(['m.email', 'm.first_name', 'm.status', 'inviter.first_name as inviter_name'])
       .where('m.id', '=', memberId)
       .executeTakeFirstOrThrow();
     if (member.status !== 'pending') return null;
@@ -38,7 +38,7 @@ export async function resendActivation(deps: RegisterDeps, memberId: string, lan
         recipient: member.email,
         locale: language,
         firstName: member.first_name || null,
-        invitorName: member.invitor_name,
+        inviterName: member.inviter_name,
         reason: 'resend',
       },
       { secret: deps.secret, now },
