@@ -44,7 +44,7 @@ test('admin pages need a sign-in; the link generator makes a signed 14-day link'
   // The link opens the invitation; an edited expiry does not.
   const path = new URL(link).pathname + new URL(link).search;
   await page.goto(path);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { invitorName: linkOnly.inviter }));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { inviterName: linkOnly.inviter }));
   await page.goto(path.replace(/validityTimestamp=(\d+)/, (_, s: string) => `validityTimestamp=${Number(s) + 86_400 * 30}`));
   await expect(page.getByRole('alert')).toHaveText(text('en', 'invitation.invalid'));
 

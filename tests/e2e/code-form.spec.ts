@@ -24,7 +24,7 @@ test.describe('"Your code is the key"', () => {
     await code.fill(` ${invitation.code.toLowerCase()} `);
     await submit.click();
     await expect(page).toHaveURL(new RegExp(`/\\?rc=${invitation.code}$`));
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { invitorName: invitation.inviter }));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { inviterName: invitation.inviter }));
     await expect(page.getByRole('link', { name: text('en', 'signup.email') })).toHaveAttribute('href', `/registration/formstarted?rc=${invitation.code}`);
   });
 
@@ -53,7 +53,7 @@ test.describe('"Your code is the key"', () => {
       await expect(page.getByText(text('de', 'validation.accessCodeMissing'))).toBeVisible();
       await page.getByLabel(text('de', 'landing.code.label')).fill(vip.code);
       await page.getByRole('button', { name: text('de', 'landing.code.submit') }).click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { invitorName: vip.inviter, percent: '15' }));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { inviterName: vip.inviter, percent: '15' }));
       await context.close();
     }
   });
@@ -74,10 +74,10 @@ test.describe('"Your code is the key"', () => {
     // Spec §8's tracked error events, on the page where the visitor meets the refusal.
     await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'error_registration_code_expired']);
     await page.goto(`/it?rc=${spent.code}`);
-    await expect(page.getByRole('alert')).toHaveText(text('it', 'invitation.noBalance', { invitorName: spent.inviter }));
+    await expect(page.getByRole('alert')).toHaveText(text('it', 'invitation.noBalance', { inviterName: spent.inviter }));
     await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'error_registration_code_no_balance']);
     await page.goto(`/nl?rc=${full.code}`);
-    await expect(page.getByRole('alert')).toHaveText(text('nl', 'invitation.noBalance', { invitorName: full.inviter }));
+    await expect(page.getByRole('alert')).toHaveText(text('nl', 'invitation.noBalance', { inviterName: full.inviter }));
     await page.goto(`/pl?rc=${blocked.code}`);
     await expect(page.getByRole('alert')).toHaveText(text('pl', 'invitation.invalid'));
     await page.goto(`/sv?rc=${linkOnly.code}`);

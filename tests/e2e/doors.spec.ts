@@ -95,7 +95,7 @@ test('a shared product asks for an email and starts the registration with the sh
   await page.goto(`/it/share?rc=${vip.code}`);
   const dialog = page.getByRole('dialog', { name: text('it', 'productShare.title') });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByText(text('it', 'productShare.text', { invitorName: vip.inviter }))).toBeVisible();
+  await expect(dialog.getByText(text('it', 'productShare.text', { inviterName: vip.inviter }))).toBeVisible();
   await dialog.getByLabel(text('it', 'productShare.email')).fill('nope');
   await dialog.getByRole('button', { name: text('it', 'productShare.submit') }).click();
   await expect(dialog.getByText(text('it', 'validation.email'))).toBeVisible();
@@ -106,7 +106,7 @@ test('a shared product asks for an email and starts the registration with the sh
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('it', 'registration.title'));
   await expect(dialog).toHaveCount(0);
   await expect(page.getByLabel(text('it', 'registration.email'))).toHaveValue(email);
-  await expect(page.getByText(text('it', 'registration.invitedBy', { invitorName: vip.inviter }))).toBeVisible();
+  await expect(page.getByText(text('it', 'registration.invitedBy', { inviterName: vip.inviter }))).toBeVisible();
 });
 
 test.describe('app web view', () => {

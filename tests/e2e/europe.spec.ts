@@ -73,7 +73,7 @@ test.describe('a visitor from the club’s markets', () => {
     await waitForHydration(page);
     await page.getByLabel(text(language, 'landing.code.label')).fill(invitation.code.toLowerCase());
     await page.getByRole('button', { name: text(language, 'landing.code.submit'), exact: true }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(language, 'variant.default.headline', { invitorName: 'Zoë' }));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(language, 'variant.default.headline', { inviterName: 'Zoë' }));
 
     await page.getByRole('link', { name: text(language, 'signup.email') }).click();
     await expect(page).toHaveURL(/\/registration\/formstarted\?/);

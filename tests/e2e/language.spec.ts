@@ -38,7 +38,7 @@ test('acqParams are unpacked back into the address', async ({ page, invitation }
   const packed = Buffer.from(`rc=${invitation.code}&utm_campaign=spring`).toString('base64url');
   await page.goto(`/?acqParams=${packed}`);
   await expect(page).toHaveURL(new RegExp(`/\\?rc=${invitation.code}&utm_campaign=spring$`));
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'landing.headline.default', { invitorName: invitation.inviter }));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'landing.headline.default', { inviterName: invitation.inviter }));
 });
 
 test('a hash link scrolls to its section and a new page starts at the top', async ({ page }) => {

@@ -71,7 +71,7 @@ test('an expired invitation typed by hand is an expired invitation, not an expir
 test('every text of a campaign page follows the invitation: 15 % with a minimum order value, in German', async ({ page }) => {
   const invitation = await createInvitation({ inviter: 'Anna', customization: 'social-15-percent-mov', slug: 'vip' });
   await page.goto(`/de/vip?rc=${invitation.code}`);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { invitorName: 'Anna', percent: '15' }));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { inviterName: 'Anna', percent: '15' }));
   const benefits = page.getByRole('region', { name: text('de', 'benefits.title') });
   await expect(benefits.getByRole('heading', { level: 3 }).nth(1)).toHaveText(text('de', 'benefits.firstOrder.title', { percent: '15' }));
   await expect(benefits).toContainText(text('de', 'benefits.firstOrder.textMov', { minimum: '100\u00a0€' }));

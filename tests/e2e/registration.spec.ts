@@ -27,7 +27,7 @@ test.describe('registration and activation', () => {
   test('one step: invitation → form → email → activation → welcome voucher', async ({ page, invitation }) => {
     const email = uniqueEmail('one-step');
     await page.goto(`/?rc=${invitation.code}`);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { invitorName: invitation.inviter }));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'variant.default.headline', { inviterName: invitation.inviter }));
     await page.getByRole('link', { name: text('en', 'signup.email') }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'registration.title'));
 
@@ -71,7 +71,7 @@ test.describe('registration and activation', () => {
     const email = uniqueEmail('de');
     const vip = await createInvitation(VIP);
     await page.goto(`/de/vip?rc=${vip.code}`);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { invitorName: vip.inviter, percent: '15' }));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'variant.voucher.headline', { inviterName: vip.inviter, percent: '15' }));
     await page.getByRole('link', { name: text('de', 'signup.email') }).click();
     await fillOneStep(page, 'de', { gender: 'male', firstName: 'Jürgen', lastName: 'Weiß', email });
     await page.getByRole('button', { name: text('de', 'registration.submit') }).click();

@@ -10,7 +10,7 @@ import en from '../../packages/i18n/catalogs/en.json' with { type: 'json' };
 import { ROOT, childrenOf, dataDir, eventually, freePort, missingBuild, run, status, type Running } from './support.ts';
 
 const GENERIC = en['error.generic'];
-const INVITED = en['landing.headline.default'].replace('{invitorName}', 'Sophie');
+const INVITED = en['landing.headline.default'].replace('{inviterName}', 'Sophie');
 
 /** What a page shows: its markup without scripts (the client catalog holds every message). */
 async function shown(url: string): Promise<{ status: number; text: string }> {

@@ -11,7 +11,7 @@ import { OutboxWorker } from './mail/outbox-worker.ts';
 import { createOutboxSignal } from './mail/outbox-signal.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { createApiServer } from './server.ts';
-import { startRetentionJob } from './services/retention.ts';
+import { startRetentionJob } from './jobs/retention.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

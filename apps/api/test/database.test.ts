@@ -152,8 +152,8 @@ describe.each(ENGINES)('database on %s', (engine) => {
       await seedDemoData(database.db, { SEED_DEMO: true });
       const check = (registrationCode: string, slug?: string) =>
         checkRegistrationCode({ db: database.db, secret: TEST_SECRET, referrerBlocklist: [] }, { registrationCode, slug });
-      expect(await check('WELCOME2026')).toMatchObject({ errors: [], invitorName: 'Sophie', customization: 'default' });
-      expect(await check('vip-anna', 'vip')).toMatchObject({ errors: [], invitorName: 'Anna', customization: 'social-15-percent-mov' });
+      expect(await check('WELCOME2026')).toMatchObject({ errors: [], inviterName: 'Sophie', customization: 'default' });
+      expect(await check('vip-anna', 'vip')).toMatchObject({ errors: [], inviterName: 'Anna', customization: 'social-15-percent-mov' });
       expect((await check('EXPIRED2025')).errors).toEqual(['REGISTRATION_CODE_EXPIRED']);
       expect((await check('NOBALANCE')).errors).toEqual(['REGISTRATION_CODE_NO_BALANCE_LEFT']);
       expect((await check('FULLHOUSE')).errors).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ACTIVATION_VALIDITY_DAYS } from '../src/services/activation-links.ts';
-import type { RegisterInput } from '../src/services/register-member.ts';
-import { RETENTION_DAYS, pruneExpiredData } from '../src/services/retention.ts';
+import type { RegisterInput } from '@velvet/validation/registration';
+import { RETENTION_DAYS, pruneExpiredData } from '../src/jobs/retention.ts';
 import { ENGINES, engineApi } from './support/engines.ts';
 import { insertCode } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';

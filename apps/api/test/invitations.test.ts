@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import {
   PERSONAL_CODE_VALIDITY_DAYS,
   SYSTEM_INVITER_EMAIL,
-  invitationUrl,
   inviteFromWaitlist,
   listMembershipApplications,
   listWaitlist,
   selectMembershipApplication,
 } from '../src/services/personal-invitations.ts';
+import { invitationUrl } from '../src/mail/links.ts';
 import { createTestApi } from './support/api.ts';
 import { ENGINES, engineDatabase } from './support/engines.ts';
 import { testEnv } from './support/env.ts';

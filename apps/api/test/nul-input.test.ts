@@ -5,7 +5,7 @@
  * not GraphQL.
  */
 import { describe, expect, it } from 'vitest';
-import { NUL_INPUT_MESSAGE } from '../src/server.ts';
+import { NUL_INPUT_MESSAGE } from '../src/http/input-guards.ts';
 import { loginAdmin } from '../src/services/admin-sessions.ts';
 import { checkRegistrationCode } from '../src/services/check-registration-code.ts';
 import { recordFunnelEvents } from '../src/services/record-funnel-events.ts';

@@ -99,6 +99,19 @@ describe.each(ENGINES)('outbox on %s', (engine) => {
     expect(smtpPeer.received).toHaveLength(1);
   });
 
+  it('still names the inviter in an activation row queued before the payload key was renamed (ADR 034)', async () => {
+    const smtpPeer = await peer();
+    const { email } = await registerVia(database.db, { firstName: 'Zoë' });
+    const row = await outboxRow(email);
+    const { inviterName, ...rest } = JSON.parse(row.payload) as { inviterName: string };
+    expect(inviterName).toBe('Sophie');
+    // The row as the code before the rename wrote it.
+    await database.db.updateTable('email_outbox').set({ payload: JSON.stringify({ ...rest, invitorName: inviterName }) }).where('id', '=', row.id).execute();
+    await worker(database.db, smtp(smtpPeer.url)).runOnce();
+    const [received] = await smtpPeer.waitFor(1);
+    expect(received?.text).toContain('Sophie has invited you to Velvet Rope');
+  });
+
   it('writes the German email in German, with the link under /de/', async () => {
     const smtpPeer = await peer();
     const { activationId } = await registerVia(database.db, { language: 'de', firstName: 'Jürgen' });

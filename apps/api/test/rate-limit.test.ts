@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { clientIp } from '../src/server.ts';
+import { clientIp } from '../src/http/request-meta.ts';
 import { createRateLimiters } from '../src/rate-limit.ts';
 import type { RateLimitRule } from '../src/rate-limit.ts';
 import { createTestApi } from './support/api.ts';

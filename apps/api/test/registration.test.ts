@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/connect.ts';
 import { engineOf } from '../src/db/engine.ts';
 import { ACTIVATION_VALIDITY_DAYS } from '../src/services/activation-links.ts';
-import { RESENDS_PER_HOUR } from '../src/services/register-member.ts';
-import type { RegisterInput } from '../src/services/register-member.ts';
+import { RESENDS_PER_HOUR } from '../src/services/registration/resend-activation.ts';
+import type { RegisterInput } from '@velvet/validation/registration';
 import { signValidityTimestamp } from '../src/services/registration-link.ts';
 import { ENGINES, engineApi } from './support/engines.ts';
 import { TEST_SECRET, testEnv } from './support/env.ts';
@@ -87,7 +87,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
       const outbox = await database.db.selectFrom('email_outbox').selectAll().where('recipient', '=', email.toLowerCase()).execute();
       expect(outbox).toHaveLength(1);
       expect(outbox[0]).toMatchObject({ template: 'activation', locale: 'de', status: 'pending', attempts: 0 });
-      expect(JSON.parse(outbox[0]?.payload ?? '{}')).toMatchObject({ firstName: 'Zoë', invitorName: 'Sophie' });
+      expect(JSON.parse(outbox[0]?.payload ?? '{}')).toMatchObject({ firstName: 'Zoë', inviterName: 'Sophie' });
       // The inviter's balance is only spent on activation.
       const codeRow = await database.db.selectFrom('registration_codes').select('balance').where('id', '=', codeId).executeTakeFirstOrThrow();
       expect(codeRow.balance).toBe(3);

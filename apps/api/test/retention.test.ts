@@ -9,7 +9,7 @@ import { createAdminUser } from '../src/services/create-admin-user.ts';
 import { loginAdmin, verifyAdminToken } from '../src/services/admin-sessions.ts';
 import { recordConsent } from '../src/services/record-consent.ts';
 import { recordFunnelEvents } from '../src/services/record-funnel-events.ts';
-import { RETENTION_DAYS, pruneExpiredData, startRetentionJob } from '../src/services/retention.ts';
+import { RETENTION_DAYS, pruneExpiredData, startRetentionJob } from '../src/jobs/retention.ts';
 import { ENGINES, engineDatabase } from './support/engines.ts';
 import { TEST_SECRET } from './support/env.ts';
 

@@ -99,7 +99,7 @@ describe('an API restart', () => {
     const code = await newCode(backend, 'Henrike');
     const relay = createFeatureRelay({ apiUrl: backend.url, clientKey: 'sdk-velvet-rope', logger, reconnect: { firstDelayMs: 100, baseMs: 100 } });
     const site = await web({ API_URL: backend.url }, { features: relay });
-    const headline = catalogs.en['landing.headline.default']!.replace('{invitorName}', 'Henrike');
+    const headline = catalogs.en['landing.headline.default']!.replace('{inviterName}', 'Henrike');
     const generic = catalogs.en['error.generic']!;
 
     expect((await page(site.url, `/?rc=${code}`)).text).toContain(headline);

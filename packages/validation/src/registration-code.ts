@@ -133,10 +133,10 @@ export function verdict(errors: readonly RegistrationCodeError[]): CodeVerdict {
 export function refusalMessage(
   refusal: Refusal,
   via: 'link' | 'typed',
-  invitorName: string | null = null,
+  inviterName: string | null = null,
 ): { id: string; values?: Record<string, string> } {
   if (refusal.anonymousMessageId) {
-    return invitorName ? { id: refusal.messageId, values: { invitorName } } : { id: refusal.anonymousMessageId };
+    return inviterName ? { id: refusal.messageId, values: { inviterName } } : { id: refusal.anonymousMessageId };
   }
   return { id: via === 'typed' ? (refusal.typedMessageId ?? refusal.messageId) : refusal.messageId };
 }

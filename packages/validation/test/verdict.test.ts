@@ -62,7 +62,7 @@ describe('refusalMessage', () => {
     expect(refusalMessage(refusal('REGISTRATION_CODE_EXPIRED'), 'typed')).toEqual({ id: 'deny.expired' });
   });
   it("names the inviter who has no invitations left, when the name is known", () => {
-    expect(refusalMessage(refusal('REGISTRATION_CODE_NO_BALANCE_LEFT'), 'link', 'Anna')).toEqual({ id: 'invitation.noBalance', values: { invitorName: 'Anna' } });
+    expect(refusalMessage(refusal('REGISTRATION_CODE_NO_BALANCE_LEFT'), 'link', 'Anna')).toEqual({ id: 'invitation.noBalance', values: { inviterName: 'Anna' } });
     expect(refusalMessage(refusal('REGISTRATION_CODE_NO_BALANCE_LEFT'), 'typed')).toEqual({ id: 'invitation.noBalanceAnonymous' });
   });
 });

@@ -7,7 +7,6 @@
  * A change is committed with a revision bump; with REDIS_URL it is announced to every API
  * instance at once, otherwise each instance notices within its realtime interval (2 s).
  */
-/* eslint-disable no-console -- a CLI command prints its result (the lint rule allows it in cli.ts, which registers these) */
 import { REALTIME_INTERVAL_MS } from '@velvet/features/constants';
 import type { EffectiveFeature, ExperimentRule, FeatureRule, JsonValue } from '@velvet/features/definitions';
 import type { Command } from 'commander';

@@ -22,9 +22,7 @@ import type { Env } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import type { EmailOutboxRow } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import { activationUrl } from '../services/activation-links.ts';
-import { invitationUrl } from '../services/personal-invitations.ts';
-import { lobbyUrl } from '../services/request-lobby-link.ts';
+import { activationUrl, invitationUrl, lobbyUrl } from './links.ts';
 import type { RenderedEmail } from './intl.ts';
 import type { ActivationEmailPayload, InvitationEmailPayload, LobbyEmailPayload } from './outbox.ts';
 import { unsealFromOutbox } from './outbox.ts';
@@ -368,7 +366,8 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
       return renderActivationEmail({
         locale,
         firstName: payload.firstName,
-        invitorName: payload.invitorName,
+        // Rows queued before the key was renamed (issue 10, ADR 034) carry it as `invitorName`.
+        inviterName: payload.inviterName ?? (payload as { invitorName?: string | null }).invitorName ?? null,
         activationUrl: activationUrl(this.#options.env.PUBLIC_URL, locale, activationId),
         expiresAt: new Date(payload.expiresAt),
       });

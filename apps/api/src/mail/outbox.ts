@@ -15,7 +15,7 @@ export type EmailTemplate = 'activation' | 'invitation' | 'lobby';
 export interface ActivationEmailPayload {
   sealedActivationId: string;
   firstName: string | null;
-  invitorName: string | null;
+  inviterName: string | null;
   /** ISO time the link stops working. */
   expiresAt: string;
 }

@@ -47,7 +47,7 @@ RegistrationCodeDetails.implement({
     invitorName: t.string({
       nullable: true,
       description: "The inviter's first name when the code exists and the inviter is an active member.",
-      resolve: (check) => check.invitorName,
+      resolve: (check) => check.inviterName,
     }),
     countryOptions: t.field({
       type: [CountryOptionRef],

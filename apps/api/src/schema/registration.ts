@@ -7,7 +7,7 @@ import type { ActivationResult } from '../services/activate-account.ts';
 import type { IssuedWelcomeVoucher } from '../services/member-activation.ts';
 import { issueMemberToken } from '../services/member-identity.ts';
 import { registerMember } from '../services/register-member.ts';
-import type { FieldError, RegisterResult } from '../services/register-member.ts';
+import type { FieldError, RegisterResult } from '../services/registration/outcomes.ts';
 import type { Db } from '../db/connect.ts';
 import type { RegistrationEvents, RegistrationStatusEvent } from '../services/registration-events.ts';
 import { builder } from './builder.ts';

@@ -5,8 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isLocale } from '@velvet/i18n/locales';
-import { siteUrl } from '@velvet/validation/links';
 import type { Locale } from '@velvet/i18n/locales';
 import type { ActivationReason, Database } from '../db/schema.ts';
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
@@ -15,17 +13,12 @@ import { hashToken, randomToken } from '../lib/tokens.ts';
 export const ACTIVATION_VALIDITY_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The public path of the activation page (spec §2), under the language prefix except for English. */
-export function activationUrl(publicUrl: string, locale: string, activationId: string): string {
-  return siteUrl(publicUrl, isLocale(locale) ? locale : 'en', '/registration/activateaccount', { activationId });
-}
-
 export interface IssueActivationInput {
   memberId: string;
   recipient: string;
   locale: Locale;
   firstName: string | null;
-  invitorName: string | null;
+  inviterName: string | null;
   reason: ActivationReason;
 }
 
@@ -72,7 +65,7 @@ export async function issueActivation(
       payload: {
         sealedActivationId: sealForOutbox(activationId, options.secret),
         firstName: input.firstName,
-        invitorName: input.invitorName,
+        inviterName: input.inviterName,
         expiresAt,
       },
     },

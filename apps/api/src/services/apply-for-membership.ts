@@ -11,7 +11,7 @@ import { email as emailField } from '@velvet/validation/registration';
 import type { Db } from '../db/connect.ts';
 import type { Logger } from '../logger.ts';
 import { languageOrDefault } from './join-waitlist.ts';
-import type { FieldError } from './register-member.ts';
+import type { FieldError } from './registration/outcomes.ts';
 
 export interface ApplyForMembershipResult {
   accepted: boolean;

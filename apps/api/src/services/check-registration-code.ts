@@ -22,7 +22,7 @@ export interface CheckRegistrationCodeInput {
 export interface RegistrationCodeCheck {
   /** In a fixed order; see REGISTRATION_CODE_ERRORS for which are blocking. */
   errors: RegistrationCodeError[];
-  invitorName: string | null;
+  inviterName: string | null;
   countryOptions: CountryOption[];
   customization: Customization | null;
 }
@@ -37,7 +37,7 @@ export interface CheckRegistrationCodeDeps {
 
 const INVALID: RegistrationCodeCheck = {
   errors: ['REGISTRATION_CODE_INVALID'],
-  invitorName: null,
+  inviterName: null,
   countryOptions: [],
   customization: null,
 };
@@ -101,7 +101,7 @@ export async function checkRegistrationCode(
   const usable = !list.some(isBlocking);
   return {
     errors: list,
-    invitorName: inviterValid ? row.inviter_first_name : null,
+    inviterName: inviterValid ? row.inviter_first_name : null,
     countryOptions: usable ? await listCountryOptions(deps.db, now) : [],
     customization: row.customization,
   };

@@ -12,7 +12,7 @@ import { verifySocialToken } from '@velvet/tokens/signed-token';
 import type { Gender } from '@velvet/validation/registration';
 import type { ShoppingPreference } from '@velvet/validation/registration';
 import type { IssuedWelcomeVoucher } from './member-activation.ts';
-import type { FieldError, RegisterDeps, RegistrationRunOutcome } from './register-member.ts';
+import type { FieldError, RegisterDeps, RegistrationRunOutcome } from './registration/outcomes.ts';
 import { runRegistration } from './register-member.ts';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { TokenError } from './token-errors.ts';

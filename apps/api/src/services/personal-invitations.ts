@@ -13,7 +13,6 @@ import type { Kysely, Transaction } from 'kysely';
 import { isLocale } from '@velvet/i18n/locales';
 import type { Locale } from '@velvet/i18n/locales';
 import { email as emailField } from '@velvet/validation/registration';
-import { invitationSearch, siteUrl } from '@velvet/validation/links';
 import type { Db } from '../db/connect.ts';
 import { lockRow } from '../db/lock.ts';
 import type { Database } from '../db/schema.ts';
@@ -31,11 +30,6 @@ const SYSTEM_INVITER_NAME = 'Velvet Rope';
 export const SYSTEM_INVITER_EMAIL = `club@${INVITER_EMAIL_DOMAIN}`;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CODE_ATTEMPTS = 5;
-
-/** The landing page with the code: `${PUBLIC_URL}[/<lang> unless en]/?rc=<CODE>`. */
-export function invitationUrl(publicUrl: string, locale: string, code: string): string {
-  return siteUrl(publicUrl, isLocale(locale) ? locale : 'en', '/', invitationSearch({ code }));
-}
 
 /** The member "Velvet Rope" that personal codes name as their inviter; created on first use. */
 async function ensureSystemInviter(db: Db, now: Date = new Date()): Promise<string> {

@@ -7,16 +7,14 @@
  * LOBBY_LINKS_PER_HOUR emails an hour go to one address (beyond, silently none); only a
  * malformed address is refused (validation.email / validation.emailTooLong).
  */
-import { isLocale } from '@velvet/i18n/locales';
 import { signLobbyToken } from '@velvet/tokens/signed-token';
 import { email as emailField } from '@velvet/validation/registration';
-import { siteUrl } from '@velvet/validation/links';
 import type { Db } from '../db/connect.ts';
 import type { Logger } from '../logger.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
 import { languageOrDefault } from './join-waitlist.ts';
-import type { FieldError } from './register-member.ts';
+import type { FieldError } from './registration/outcomes.ts';
 
 /** How long an emailed lobby link works. */
 const LOBBY_LINK_EMAIL_DAYS = 7;
@@ -34,11 +32,6 @@ export interface RequestLobbyLinkDeps {
   outboxSignal?: OutboxSignal;
   logger?: Logger;
   now?: Date;
-}
-
-/** The lobby page for `token`, under the language prefix except for English. */
-export function lobbyUrl(publicUrl: string, locale: string, token: string): string {
-  return siteUrl(publicUrl, isLocale(locale) ? locale : 'en', '/lobby', { token });
 }
 
 export async function requestLobbyLink(

@@ -1,5 +1,6 @@
 /** Calls the API through `yoga.fetch`, without a port. */
-import type { ApiYoga, ServerContext } from '../../src/server.ts';
+import type { ServerContext } from '../../src/http/request-meta.ts';
+import type { ApiYoga } from '../../src/http/yoga.ts';
 
 export interface GraphQLResponseBody<TData = Record<string, unknown>> {
   data?: TData | null;

@@ -2,7 +2,7 @@
 import type { Db } from '../../src/db/connect.ts';
 import type { ActivationEmailPayload } from '../../src/mail/outbox.ts';
 import { unsealFromOutbox } from '../../src/mail/outbox.ts';
-import type { RegisterInput } from '../../src/services/register-member.ts';
+import type { RegisterInput } from '@velvet/validation/registration';
 import { TEST_SECRET } from './env.ts';
 
 let counter = 0;

@@ -11,12 +11,12 @@ import { Modal } from './modal.tsx';
  * asks non-members for their email address to start the registration with the sharer's
  * invitation. Closed, the teaser keeps a button to open it again.
  */
-export function ProductShare({ invitorName, lastResult }: { invitorName: string | null; lastResult?: SubmissionResult<string[]> | undefined }) {
+export function ProductShare({ inviterName, lastResult }: { inviterName: string | null; lastResult?: SubmissionResult<string[]> | undefined }) {
   const t = useT();
   const busy = useSubmitting('product-share');
   const [open, setOpen] = useState(true);
   const [form, fields] = useForm<{ email: string }>({ id: 'product-share', lastResult });
-  const lead = invitorName ? t('productShare.text', { invitorName }) : t('productShare.textAnonymous');
+  const lead = inviterName ? t('productShare.text', { inviterName }) : t('productShare.textAnonymous');
   return (
     <section aria-labelledby="product-share-title" className="bg-mist">
       <div className="mx-auto grid max-w-6xl gap-10 px-6 py-16 sm:grid-cols-2 sm:items-center">

@@ -39,7 +39,7 @@ export interface ConnectionIds {
   sourcePage: string;
 }
 
-/** connection_init's payload: `{ headers }` as the API reads them (apps/api/src/server.ts). */
+/** connection_init's payload: `{ headers }` as the API reads them (apps/api/src/http/websockets.ts). */
 export function connectionParams({ token, sessionId, sourcePage }: ConnectionIds): { headers: Record<string, string> } {
   return {
     headers: {

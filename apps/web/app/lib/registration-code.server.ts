@@ -17,8 +17,8 @@ export interface Notice {
 type Refused = Extract<CodeVerdict, { blocking: true }>;
 
 export type CodeCheck =
-  | { status: 'valid'; invitorName: string | null; customization: string | null; details: RegistrationCodeDetails }
-  | { status: 'refused'; refusal: Refused; invitorName: string | null }
+  | { status: 'valid'; inviterName: string | null; customization: string | null; details: RegistrationCodeDetails }
+  | { status: 'refused'; refusal: Refused; inviterName: string | null }
   | { status: 'unavailable'; error: ApiFailure };
 
 export async function checkCode(
@@ -33,8 +33,8 @@ export async function checkCode(
   if (!result.ok) return { status: 'unavailable', error: result.error };
   const details = result.data.registrationCodeDetails;
   const found = verdict(details.errorDetails.map((d) => d.error));
-  if (found.blocking) return { status: 'refused', refusal: found, invitorName: details.invitorName };
-  return { status: 'valid', invitorName: details.invitorName, customization: details.customization, details };
+  if (found.blocking) return { status: 'refused', refusal: found, inviterName: details.invitorName };
+  return { status: 'valid', inviterName: details.invitorName, customization: details.customization, details };
 }
 
 /**

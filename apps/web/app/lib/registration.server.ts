@@ -14,7 +14,7 @@ import {
   leanStep2Form,
   registrationForm,
 } from '@velvet/validation/registration';
-import { verdict, type DenyReason } from '@velvet/validation/registration-code';
+import { verdict, type DenyReason, type RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { SubmissionResult } from '@conform-to/react';
 import { redirect, type RouterContextProvider } from 'react-router';
 import { callApi, type ApiFailure } from './api.server.ts';
@@ -25,6 +25,7 @@ import { landingOptions } from './landing-variants.ts';
 import { postedLegalVersions } from './legal-versions.ts';
 import { register, type RegisterInput } from './operations.ts';
 import { apiFailureMessage, type Notice } from './registration-code.server.ts';
+import { groupFieldErrors, redirectToOutcomePage } from './registration-outcome.server.ts';
 import { keptValue, readFlow, type RegistrationFlowState } from './session.server.ts';
 
 interface Args {
@@ -99,6 +100,12 @@ export async function deny(
     headers.append('Set-Cookie', await save(withDenial(flow, invitation?.code ?? null, referrer)));
   }
   return redirect(denyPath(prefix, reason, invitation), { headers });
+}
+
+/** A blocking refusal of the code (the API checks it with every registration): the deny page. */
+export async function denyRefusedCode(args: Args, codeErrors: readonly RegistrationCodeError[], invitation: Invitation, referrer: string | null) {
+  const refused = verdict(codeErrors);
+  if (refused.blocking) throw await deny(args, refused.reason, invitation, referrer);
 }
 
 /** The referrer the visitor's invitation arrived with (arrival.server.ts). */
@@ -215,11 +222,9 @@ export async function handleRegistration(
   if (!result.ok) return failureReply(submission, result.error);
   const payload = result.data.register;
   // `register` checked the code itself and returns its refusal as data.
-  const refused = verdict(payload.codeErrors);
-  if (refused.blocking) throw await deny({ request, context }, refused.reason, invitation, referrer);
+  await denyRefusedCode({ request, context }, payload.codeErrors, invitation, referrer);
   if (payload.fieldErrors.length || !payload.outcome) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const { field, code } of payload.fieldErrors) (fieldErrors[field] ??= []).push(code);
+    const { fieldErrors } = groupFieldErrors(payload.fieldErrors);
     return formResult(submission, { fieldErrors, ...(payload.fieldErrors.length ? {} : { notice: { id: 'error.generic' } }) });
   }
   const cookie = await save({
@@ -239,18 +244,11 @@ export async function handleRegistration(
     registrationFlow: input.flow === 'LEAN' ? 'leanStep2' : 'default',
     registrationOutcome: payload.outcome,
   });
-  const headers = { 'Set-Cookie': cookie };
-  switch (payload.outcome) {
-    case 'FORM_FINISHED':
-      if (options.popup) {
-        throw redirect(localizedPath(prefix, invitation.slug ? `/${invitation.slug}` : '/', invitationQuery({ ...invitation, slug: null }, { finished: '1' })), { headers });
-      }
-      throw redirect(localizedPath(prefix, '/registration/formfinished'), { headers });
-    case 'ACCOUNT_ACTIVE':
-      throw redirect(localizedPath(prefix, '/registration/registrationformemailactivecomplete'), { headers });
-    case 'ACCOUNT_PENDING':
-      throw redirect(localizedPath(prefix, '/registration/registrationformemailpendingcomplete'), { headers });
-  }
+  // The pop-up's "check your inbox" is the landing page it sits on.
+  const finishedInPopup = options.popup
+    ? localizedPath(prefix, invitation.slug ? `/${invitation.slug}` : '/', invitationQuery({ ...invitation, slug: null }, { finished: '1' }))
+    : undefined;
+  redirectToOutcomePage(payload.outcome, prefix, { 'Set-Cookie': cookie }, finishedInPopup);
   return formResult(submission, { notice: { id: 'error.generic' } });
 }
 

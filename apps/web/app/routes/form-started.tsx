@@ -40,7 +40,7 @@ export async function loader(args: Route.LoaderArgs) {
     state: 'ready' as const,
     registrationFlow: flowValue,
     step,
-    invitorName: check.invitorName,
+    inviterName: check.inviterName,
     countries,
     detectCountryInBrowser: !preferred,
     // What this visit typed before (a step back, another address after "pending"): nothing is lost.
@@ -89,7 +89,7 @@ export default function FormStarted({ loaderData, actionData }: Route.ComponentP
   return (
     <div>
       <PageIntro
-        eyebrow={loaderData.invitorName ? t('registration.invitedBy', { invitorName: loaderData.invitorName }) : undefined}
+        eyebrow={loaderData.inviterName ? t('registration.invitedBy', { inviterName: loaderData.inviterName }) : undefined}
         title={t('registration.title')}
         lead={t('registration.lead')}
       />

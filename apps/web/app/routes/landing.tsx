@@ -1,24 +1,22 @@
-import { parseWithZod } from '../lib/submission.server.ts';
-import { INVITATION_PARAMS, invitationSearch, readInvitation } from '@velvet/validation/links';
-import { emailForm, isRegistrationStep } from '@velvet/validation/registration';
-import { accessCodeForm, refusalMessage } from '@velvet/validation/registration-code';
+import { INVITATION_PARAMS, readInvitation } from '@velvet/validation/links';
+import { isRegistrationStep } from '@velvet/validation/registration';
+import { refusalMessage } from '@velvet/validation/registration-code';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { Link, data, redirect, useLocation, useNavigation, useSearchParams } from 'react-router';
+import { Link, data, useLocation, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/landing';
 import { CodeForm } from '../components/code-form.tsx';
 import { LandingSections } from '../components/landing-sections.tsx';
 import { Modal } from '../components/modal.tsx';
 import { SignupOptions } from '../components/signup-options.tsx';
-import { callApi } from '../lib/api.server.ts';
 import { localeContext } from '../lib/context.ts';
 import { serverCountry } from '../lib/country.server.ts';
-import { localizedPath, readablePath } from '../lib/i18n.ts';
+import { readablePath } from '../lib/i18n.ts';
 import { customizationTexts, voucherFor } from '@velvet/validation/customization';
 import { landingOptions, sourcePathFrom, type LandingLayout, type LandingPageOptions } from '../lib/landing-variants.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { oidcSettings, SOCIAL_START_PATH } from '../lib/oidc.server.ts';
-import { requestLobbyLink } from '../lib/operations.ts';
+import { checkTypedCode, joinWaitlist } from '../lib/landing-actions.server.ts';
 import { apiFailureMessage, checkCode } from '../lib/registration-code.server.ts';
 import { deny, handleProductShare, handleRegistration, invitationQuery, referrerOf } from '../lib/registration.server.ts';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
@@ -99,7 +97,7 @@ export async function loader(args: Route.LoaderArgs) {
         invitation: {
           ...invitation,
           valid: false as const,
-          notice: check.status === 'refused' ? refusalMessage(check.refusal, 'link', check.invitorName) : apiFailureMessage(check.error),
+          notice: check.status === 'refused' ? refusalMessage(check.refusal, 'link', check.inviterName) : apiFailureMessage(check.error),
           errorEvent: check.status === 'refused' ? check.refusal.event : null,
         },
       },
@@ -116,7 +114,7 @@ export async function loader(args: Route.LoaderArgs) {
       invitation: {
         ...invitation,
         valid: true as const,
-        invitorName: check.invitorName,
+        inviterName: check.inviterName,
         customization: check.customization,
         query: invitationQuery(invitation),
         comingSoon: url.searchParams.has('signup'),
@@ -139,48 +137,17 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { request, params, context } = args;
-  const slug = knownSlug(params.slug, request);
-  const formData = await request.formData();
-  if (formData.get('intent') === 'product-share') {
+  const slug = knownSlug(args.params.slug, args.request);
+  const formData = await args.request.formData();
+  const intent = formData.get('intent');
+  if (intent === 'product-share') {
     return { code: null, registration: null, productShare: await handleProductShare(args, formData, slug) };
   }
-  if (formData.get('intent') === 'waitlist') {
-    const submission = parseWithZod(formData, { schema: emailForm });
-    if (submission.status !== 'success') {
-      return { code: null, registration: null, productShare: null, waitlist: { errors: submission.error?.email ?? [], value: String(formData.get('email') ?? '').slice(0, 300) } };
-    }
-    // The lobby link goes to the address by email: only its owner can join (ADR 029).
-    const value = submission.value.email;
-    const sent = await callApi(requestLobbyLink, { email: value, language: context.get(localeContext).locale }, { request, context });
-    if (!sent.ok) return { code: null, registration: null, productShare: null, waitlist: { errors: [], value, notice: apiFailureMessage(sent.error) } };
-    const errors = sent.data.requestLobbyLink.fieldErrors.map((e) => e.code);
-    return { code: null, registration: null, productShare: null, waitlist: { errors, value, sent: errors.length === 0 } };
-  }
-  if (isRegistrationStep(formData.get('intent'))) {
+  if (intent === 'waitlist') return { code: null, registration: null, productShare: null, waitlist: await joinWaitlist(args, formData) };
+  if (isRegistrationStep(intent)) {
     return { code: null, productShare: null, registration: await handleRegistration(args, formData, { popup: true, slug }) };
   }
-  const submission = parseWithZod(formData, { schema: accessCodeForm });
-  const sent = String(formData.get('code') ?? '').slice(0, 100);
-  if (submission.status !== 'success') {
-    return { code: { result: { errors: submission.error?.code ?? [], value: sent }, notice: undefined }, registration: null, productShare: null };
-  }
-  const typed = { code: submission.value.code.trim().toUpperCase(), validityTimestamp: null, slug };
-  // A code typed on our page: the referrer its own arrival brought, if it arrived at all.
-  const { referrer } = referrerOf(args, (await readFlow(request, context)).flow, typed);
-  const check = await checkCode({ ...typed, referrer }, { request, context });
-  const { prefix } = context.get(localeContext);
-  if (check.status === 'valid') {
-    throw redirect(localizedPath(prefix, slug ? `/${slug}` : '/', invitationSearch({ code: typed.code })), 303);
-  }
-  if (check.status === 'unavailable') {
-    return { code: { result: { errors: [], value: sent }, notice: apiFailureMessage(check.error), errorEvent: null }, registration: null, productShare: null };
-  }
-  if (check.refusal.reason === 'invalid') {
-    return { code: { result: { errors: ['validation.accessCodeInvalid'], value: sent }, notice: undefined }, registration: null, productShare: null };
-  }
-  if (check.refusal.reason === 'referrer') throw await deny(args, 'referrer', typed, referrer);
-  return { code: { result: { errors: [], value: sent }, notice: refusalMessage(check.refusal, 'typed', check.invitorName), errorEvent: check.refusal.event }, registration: null, productShare: null };
+  return { code: await checkTypedCode(args, formData, slug), registration: null, productShare: null };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -241,11 +208,11 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   const voucher = voucherFor(valid?.customization);
   const money = (euros: number) => intl.formatNumber(euros, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
   const values = {
-    invitorName: valid?.invitorName ?? '',
+    inviterName: valid?.inviterName ?? '',
     percent: voucher.percent,
     minimum: voucher.minimumOrderValue ? money(voucher.minimumOrderValue) : '',
   };
-  const headline = valid ? (valid.invitorName ? t(texts.headline, values) : t('variant.noInviter.headline')) : t('landing.hero.title');
+  const headline = valid ? (valid.inviterName ? t(texts.headline, values) : t('variant.noInviter.headline')) : t('landing.hero.title');
   const lead = valid ? t(texts.text, values) : t('landing.hero.text');
   const formHref = valid ? path('/registration/formstarted', valid.query) : '#';
   const hero = HERO[options.layout];
@@ -335,7 +302,7 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
       )}
       {valid && options.previousPDPPage && (
         <Suspense fallback={null}>
-          <ProductShare invitorName={valid.invitorName} lastResult={productShareResult?.result} />
+          <ProductShare inviterName={valid.inviterName} lastResult={productShareResult?.result} />
         </Suspense>
       )}
       <LandingSections voucher={voucher} waitlist={actionData && 'waitlist' in actionData ? actionData.waitlist : undefined} />

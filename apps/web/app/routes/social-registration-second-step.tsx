@@ -11,15 +11,14 @@ import { callApi } from '../lib/api.server.ts';
 import { authCookie } from '../lib/auth-cookie.server.ts';
 import { localeContext, requestInfoContext } from '../lib/context.ts';
 import { serverCountry } from '../lib/country.server.ts';
-import { localizedPath } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { postedLegalVersions } from '../lib/legal-versions.ts';
 import { completeSocialRegistration, type CompleteSocialRegistrationInput } from '../lib/operations.ts';
 import { apiFailureMessage, checkCode, type Notice } from '../lib/registration-code.server.ts';
-import { deny, denyPath, invitationFrom, referrerOf, type Invitation } from '../lib/registration.server.ts';
+import { deny, denyPath, denyRefusedCode, invitationFrom, referrerOf, type Invitation } from '../lib/registration.server.ts';
+import { groupFieldErrors, redirectToOutcomePage } from '../lib/registration-outcome.server.ts';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '@velvet/validation/registration';
-import { verdict } from '@velvet/validation/registration-code';
 import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
 import { trackStep } from '../lib/analytics.ts';
@@ -75,7 +74,7 @@ export async function loader(args: Route.LoaderArgs) {
     state: 'ready' as const,
     token: token ?? '',
     email: claims.email,
-    invitorName: check.invitorName,
+    inviterName: check.inviterName,
     ask: askedNames(claims),
     countries,
     detectCountryInBrowser: !detected,
@@ -132,18 +131,10 @@ export async function action(args: Route.ActionArgs) {
   if (!result.ok) return reply({ notice: apiFailureMessage(result.error) });
   const payload = result.data.completeSocialRegistration;
   if (payload.tokenError) throw redirect(denyPath(prefix, 'token'));
-  const refused = verdict(payload.codeErrors);
-  if (refused.blocking) throw await deny(args, refused.reason, invitation, referrer);
+  await denyRefusedCode(args, payload.codeErrors, invitation, referrer);
   if (payload.fieldErrors.length || !payload.outcome) {
-    const fieldErrors: Record<string, string[]> = {};
-    const formErrors = new Set<string>();
-    for (const { field, code } of payload.fieldErrors) {
-      const shown = shownField(field, ask);
-      if (shown) (fieldErrors[shown] ??= []).push(code);
-      else formErrors.add(code);
-    }
     if (!payload.fieldErrors.length) return reply({ notice: { id: 'error.generic' } });
-    return reply({ fieldErrors, formErrors: [...formErrors] });
+    return reply(groupFieldErrors(payload.fieldErrors, (field) => shownField(field, ask)));
   }
 
   const { save } = await readFlow(request, context);
@@ -165,27 +156,20 @@ export async function action(args: Route.ActionArgs) {
       registrationOutcome: payload.outcome,
     }),
   };
-  switch (payload.outcome) {
-    case 'ACTIVATED': {
-      // The provider vouched for the address: the account is active, no email to confirm, and
-      // the new member is an identified customer (the auth token cookie, ADR 022).
-      const cookies = new Headers(headers);
-      if (payload.memberToken) cookies.append('Set-Cookie', authCookie(payload.memberToken));
-      return data(
-        {
-          kind: 'welcome' as const,
-          welcome: { firstName: payload.firstName, voucher: payload.voucher, registrationId: payload.registrationId, sourcePath: flow.sourcePath ?? null },
-        },
-        { headers: cookies },
-      );
-    }
-    case 'FORM_FINISHED':
-      throw redirect(localizedPath(prefix, '/registration/formfinished'), { headers });
-    case 'ACCOUNT_ACTIVE':
-      throw redirect(localizedPath(prefix, '/registration/registrationformemailactivecomplete'), { headers });
-    case 'ACCOUNT_PENDING':
-      throw redirect(localizedPath(prefix, '/registration/registrationformemailpendingcomplete'), { headers });
+  if (payload.outcome === 'ACTIVATED') {
+    // The provider vouched for the address: the account is active, no email to confirm, and
+    // the new member is an identified customer (the auth token cookie, ADR 022).
+    const cookies = new Headers(headers);
+    if (payload.memberToken) cookies.append('Set-Cookie', authCookie(payload.memberToken));
+    return data(
+      {
+        kind: 'welcome' as const,
+        welcome: { firstName: payload.firstName, voucher: payload.voucher, registrationId: payload.registrationId, sourcePath: flow.sourcePath ?? null },
+      },
+      { headers: cookies },
+    );
   }
+  redirectToOutcomePage(payload.outcome, prefix, headers);
   return reply({ notice: { id: 'error.generic' } });
 }
 
@@ -206,7 +190,7 @@ export default function SocialRegistrationSecondStep({ loaderData, actionData }:
   return (
     <div>
       <PageIntro
-        eyebrow={loaderData.state === 'ready' && loaderData.invitorName ? t('registration.invitedBy', { invitorName: loaderData.invitorName }) : undefined}
+        eyebrow={loaderData.state === 'ready' && loaderData.inviterName ? t('registration.invitedBy', { inviterName: loaderData.inviterName }) : undefined}
         title={t('socialSecondStep.title')}
         lead={t('socialSecondStep.text')}
       />

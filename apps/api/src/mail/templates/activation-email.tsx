@@ -11,7 +11,7 @@ import type { EmailTexts } from './layout.tsx';
 export interface ActivationEmailProps {
   locale: Locale;
   firstName: string | null;
-  invitorName: string | null;
+  inviterName: string | null;
   activationUrl: string;
   /** When the link stops working. */
   expiresAt: Date;
@@ -24,8 +24,8 @@ function activationEmailTexts(props: ActivationEmailProps): EmailTexts {
     preview: t('email.activation.preview'),
     brand: t('brand.name'),
     greeting: props.firstName ? t('email.activation.greeting', { firstName: props.firstName }) : t('email.activation.greetingAnonymous'),
-    intro: props.invitorName
-      ? t('email.activation.intro', { invitorName: props.invitorName })
+    intro: props.inviterName
+      ? t('email.activation.intro', { inviterName: props.inviterName })
       : t('email.activation.introNoInviter'),
     button: t('email.activation.button'),
     linkHint: t('email.activation.linkHint'),

@@ -1,0 +1,58 @@
+/** CLI: `data prune`, `migrate`, `seed` (the stored data and its schema). */
+import type { Command } from 'commander';
+import { connectDatabase } from '../db/connect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { RETENTION_DAYS, pruneExpiredData } from '../jobs/retention.ts';
+import { seedAdminUser, seedDemoData } from '../seed.ts';
+import { loadEnv, withDatabase } from './kit.ts';
+
+export function addDataCommands(program: Command): void {
+  const data = program.command('data').description('stored data').exitOverride();
+  data
+    .command('prune')
+    .description(
+      `delete rows past their retention: sent emails after ${RETENTION_DAYS.sentEmails} days, failed ones after ${RETENTION_DAYS.failedEmails}, ` +
+        `funnel events after ${RETENTION_DAYS.funnelEvents}, consent records after ${RETENTION_DAYS.consentRecords}, ` +
+        `ended admin sessions after ${RETENTION_DAYS.adminSessions}, registrations never activated ${RETENTION_DAYS.expiredRegistrations} days after their link expired ` +
+        `(a running API does this every 6 hours)`,
+    )
+    .exitOverride()
+    .action(async () => {
+      const report = await withDatabase((db) => pruneExpiredData(db));
+      console.log(
+        `deleted ${report.sentEmails} sent and ${report.failedEmails} failed emails, ${report.funnelEvents} funnel events, ` +
+          `${report.consentRecords} consent records, ${report.adminSessions} admin sessions, ${report.expiredRegistrations} expired registrations`,
+      );
+    });
+
+  program
+    .command('migrate')
+    .description('bring the database schema up to date')
+    .exitOverride()
+    .action(async () => {
+      const env = loadEnv();
+      const database = connectDatabase(env.DATABASE_URL);
+      try {
+        const { applied } = await migrateToLatest(database.db);
+        console.log(applied.length === 0 ? 'database already up to date' : `applied: ${applied.join(', ')}`);
+      } finally {
+        await database.close();
+      }
+    });
+
+  program
+    .command('seed')
+    .description('insert the demo codes when SEED_DEMO is true and there are no members yet; the ADMIN_EMAIL admin when set')
+    .exitOverride()
+    .action(async () => {
+      const { outcome, admin } = await withDatabase(async (db, env) => ({
+        outcome: await seedDemoData(db, env),
+        admin: await seedAdminUser(db, env),
+      }));
+      if (outcome.seeded) console.log(`seeded ${outcome.codes} demo registration codes`);
+      else if (outcome.reason === 'disabled') console.log('not seeded: SEED_DEMO is false');
+      else console.log('not seeded: the database already has members');
+      if (admin === 'created') console.log('created the admin user named by ADMIN_EMAIL');
+      else if (admin === 'exists') console.log('admin user named by ADMIN_EMAIL already exists');
+    });
+}

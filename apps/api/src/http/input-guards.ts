@@ -1,0 +1,110 @@
+/**
+ * Input refused before any resolver runs: a body over the limit (413), parameters that are
+ * not JSON (400), U+0000 in an operation's text or variables (BAD_USER_INPUT).
+ */
+import { GraphQLError, visit } from 'graphql';
+import type { ExecutionArgs } from 'graphql';
+import { createGraphQLError } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { containsNul } from '@velvet/validation/text';
+import type { ApiContext } from '../context.ts';
+import { json } from './json-response.ts';
+
+async function readAtMost(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** Bodies over `maxBytes` get 413, by Content-Length up front or while reading a chunked body. */
+export function useBodyLimit(maxBytes: number): Plugin<ApiContext> {
+  const tooLarge = (fetchAPI: { Response: typeof Response }) =>
+    json(fetchAPI, 413, { errors: [{ message: `Request body is larger than ${maxBytes} bytes.` }] });
+  return {
+    onRequest({ request, endResponse, fetchAPI }) {
+      const length = Number(request.headers.get('content-length') ?? 0);
+      if (length > maxBytes) endResponse(tooLarge(fetchAPI));
+    },
+    onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
+      if (!request.body || !requestParser) return;
+      setRequestParser(async (original) => {
+        const body = await readAtMost(original, maxBytes);
+        if (body === null) return tooLarge(fetchAPI);
+        return requestParser(
+          new fetchAPI.Request(original.url, { method: original.method, headers: original.headers, body }),
+        );
+      });
+    },
+  };
+}
+
+export const NUL_INPUT_MESSAGE = 'Text must not contain NUL (U+0000) characters.';
+
+/** True when a variable or a string literal of the operation contains U+0000. */
+function hasNulInput(args: ExecutionArgs): boolean {
+  if (containsNul(args.variableValues)) return true;
+  let found = false;
+  visit(args.document, {
+    StringValue(node) {
+      if (node.value.includes('\u0000')) found = true;
+    },
+  });
+  return found;
+}
+
+/**
+ * U+0000 anywhere in an operation's input is BAD_USER_INPUT before any resolver runs, on
+ * both engines (PostgreSQL cannot store it; docs/decisions/027). Over HTTP and WebSocket.
+ */
+export function useNulGuard(): Plugin<ApiContext> {
+  const refused = () => ({ errors: [new GraphQLError(NUL_INPUT_MESSAGE, { extensions: { code: 'BAD_USER_INPUT' } })] });
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      if (hasNulInput(args)) setResultAndStopExecution(refused());
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      if (hasNulInput(args)) setResultAndStopExecution(refused());
+    },
+  };
+}
+
+/**
+ * `variables` or `extensions` that are not JSON (a GET's query string, a form-encoded body) are
+ * the client's mistake: 400 with a message. Yoga's parsers let JSON.parse's SyntaxError
+ * through, which became a masked 500.
+ */
+export function useMalformedParams(): Plugin<ApiContext> {
+  return {
+    onRequestParse({ requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      setRequestParser(async (request) => {
+        try {
+          return await requestParser(request);
+        } catch (error) {
+          if (error instanceof SyntaxError) {
+            throw createGraphQLError('Variables and extensions must be JSON.', { extensions: { http: { status: 400 } } });
+          }
+          throw error;
+        }
+      });
+    },
+  };
+}

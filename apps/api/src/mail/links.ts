@@ -1,0 +1,24 @@
+/**
+ * The addresses the emails link to: the pages of the web app, under the language prefix
+ * except for English. The outbox worker builds them when it renders an email; the CLI
+ * prints a lobby link.
+ */
+import { isLocale } from '@velvet/i18n/locales';
+import { invitationSearch, siteUrl } from '@velvet/validation/links';
+
+const localeOrEnglish = (locale: string) => (isLocale(locale) ? locale : 'en');
+
+/** The public path of the activation page (spec §2). */
+export function activationUrl(publicUrl: string, locale: string, activationId: string): string {
+  return siteUrl(publicUrl, localeOrEnglish(locale), '/registration/activateaccount', { activationId });
+}
+
+/** The landing page with the code: `${PUBLIC_URL}[/<lang> unless en]/?rc=<CODE>`. */
+export function invitationUrl(publicUrl: string, locale: string, code: string): string {
+  return siteUrl(publicUrl, localeOrEnglish(locale), '/', invitationSearch({ code }));
+}
+
+/** The lobby page for `token`. */
+export function lobbyUrl(publicUrl: string, locale: string, token: string): string {
+  return siteUrl(publicUrl, localeOrEnglish(locale), '/lobby', { token });
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import type { RegisterInput } from '@velvet/validation/registration';
+import { lockRow } from '../../db/lock.ts';
+import { issueActivation } from '../activation-links.ts';
+import { grantWelcomeVoucher, spendInvitation } from '../member-activation.ts';
+import { placeTaken, recordConsent, recordSocialDetails } from './member-writes.ts';
+import { ERRORS_ONLY, answer, publishActive } from './outcomes.ts';
+import type { RegisterDeps, RegistrationRun, SocialRegistrationExtras, ValidFields } from './outcomes.ts';
+
+/**
+ * A new member on the code: pending with an activation email, or — the address vouched for
+ * by an identity provider — active at once with the invitation spent and the welcome voucher.
+ */
+export async function createMember(
+  deps: RegisterDeps,
+  input: RegisterInput,
+  values: ValidFields,
+  social: SocialRegistrationExtras | null,
+  now: Date,
+): Promise<RegistrationRun> {
+  const code = input.registrationCode.trim().toUpperCase();
+  const at = now.toISOString();
+  const activeAtOnce = social?.emailVerified === true;
+  const created = await deps.db.transaction().execute(async (trx) => {
+    const codeRow = await trx
+      .selectFrom('registration_codes as rc')
+      .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
+      .select(['rc.id', 'rc.customization', 'inviter.first_name as inviter_name'])
+      .where('rc.code', '=', code)
+      .executeTakeFirst();
+    if (!codeRow || !(await lockRow(trx, 'registration_codes', codeRow.id))) {
+      return { codeError: 'REGISTRATION_CODE_INVALID' as const };
+    }
+    // Counted under the lock: no other registration on this code can commit in between.
+    const full = await placeTaken(trx, codeRow.id, now);
+    if (full) return { codeError: full };
+
+    const memberId = randomUUID();
+    await trx
+      .insertInto('members')
+      .values({
+        id: memberId,
+        email: values.email,
+        first_name: values.firstName,
+        last_name: values.lastName,
+        gender: values.gender,
+        country: values.country,
+        language: values.language,
+        status: activeAtOnce ? 'active' : 'pending',
+        registration_code_id: codeRow.id,
+        newsletter: input.newsletter,
+        created_at: at,
+        activated_at: activeAtOnce ? at : null,
+      })
+      .execute();
+    await recordConsent(trx, memberId, values.country, input, now);
+    if (social) await recordSocialDetails(trx, memberId, values.shoppingPreferences, social, now);
+    if (activeAtOnce) {
+      await spendInvitation(trx, codeRow.id);
+      const voucher = await grantWelcomeVoucher(trx, memberId, codeRow.customization, now);
+      return { codeError: null, memberId, outboxId: null, voucher };
+    }
+    const { outboxId } = await issueActivation(
+      trx,
+      {
+        memberId,
+        recipient: values.email,
+        locale: values.language,
+        firstName: values.firstName || null,
+        inviterName: codeRow.inviter_name,
+        reason: 'registration',
+      },
+      { secret: deps.secret, now },
+    );
+    return { codeError: null, memberId, outboxId, voucher: null };
+  });
+
+  if (created.codeError) return ERRORS_ONLY([], [created.codeError]);
+  if (created.voucher) {
+    deps.logger?.info({ registrationId: created.memberId }, 'registration: member active at once (verified address)');
+    await publishActive(deps, created.memberId);
+    return { ...answer('ACTIVATED', created.memberId), voucher: created.voucher, firstName: values.firstName || null };
+  }
+  deps.outboxSignal?.notify();
+  deps.logger?.info({ registrationId: created.memberId, outboxId: created.outboxId }, 'registration: pending member created');
+  return answer('FORM_FINISHED', created.memberId);
+}

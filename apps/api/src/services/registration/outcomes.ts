@@ -1,0 +1,104 @@
+/**
+ * The shared vocabulary of the registration path (register-member.ts and its steps in this
+ * folder): its dependencies, its result, the answers it gives, and the fields it validated.
+ */
+import type { Gender, RegistrationOutcome, ShoppingPreference } from '@velvet/validation/registration';
+import type { RegistrationCodeError } from '@velvet/validation/registration-code';
+import type { Locale } from '@velvet/i18n/locales';
+import type { Db } from '../../db/connect.ts';
+import type { Logger } from '../../logger.ts';
+import type { OutboxSignal } from '../../mail/outbox-signal.ts';
+import type { IssuedWelcomeVoucher } from '../member-activation.ts';
+import type { RegistrationEvents } from '../registration-events.ts';
+
+/** The outcomes of the shared path: ACTIVATED only when the address is vouched for. */
+export type RegistrationRunOutcome = RegistrationOutcome | 'ACTIVATED';
+
+/** Field names reported in FieldError.field. */
+export type RegistrationField = 'email' | 'gender' | 'firstName' | 'lastName' | 'country' | 'termsAccepted' | 'language' | 'shoppingPreferences';
+
+export interface FieldError {
+  field: RegistrationField;
+  /** An i18n message id, e.g. validation.email. */
+  code: string;
+}
+
+export interface RegisterResult {
+  outcome: RegistrationOutcome | null;
+  /** The member id: set for FORM_FINISHED only (never for an address that was already known). */
+  registrationId: string | null;
+  fieldErrors: FieldError[];
+  codeErrors: RegistrationCodeError[];
+}
+
+/** The shared path's result: RegisterResult, plus ACTIVATED with the voucher and first name. */
+export interface RegistrationRun {
+  outcome: RegistrationRunOutcome | null;
+  /** The member id: set for FORM_FINISHED and ACTIVATED. */
+  registrationId: string | null;
+  fieldErrors: FieldError[];
+  codeErrors: RegistrationCodeError[];
+  /** Set when ACTIVATED. */
+  voucher: IssuedWelcomeVoucher | null;
+  /** Set when ACTIVATED (null when the member gave none). */
+  firstName: string | null;
+}
+
+/** What a registration from the social second step adds to the form. */
+export interface SocialRegistrationExtras {
+  /** The identity provider vouches that the person controls the address: active at once, no email. */
+  emailVerified: boolean;
+  /** At least one is required (validation.preferences). */
+  shoppingPreferences: readonly ShoppingPreference[];
+  /** The provider account; linked to the member only when the address is verified (see linkSocialIdentity). */
+  identity: { provider: string; subject: string };
+}
+
+export interface RegisterDeps {
+  db: Db;
+  secret: string;
+  referrerBlocklist: readonly string[];
+  outboxSignal?: OutboxSignal;
+  /** Where ACTIVE is published when a registration activates a member at once. */
+  events?: RegistrationEvents;
+  logger?: Logger;
+  now?: Date;
+}
+
+export interface ValidFields {
+  email: string;
+  gender: Gender | null;
+  firstName: string;
+  lastName: string;
+  country: string;
+  language: Locale;
+  /** Deduplicated; empty outside the social second step. */
+  shoppingPreferences: ShoppingPreference[];
+}
+
+export const ERRORS_ONLY = (fieldErrors: FieldError[], codeErrors: RegistrationCodeError[]): RegistrationRun => ({
+  outcome: null,
+  registrationId: null,
+  fieldErrors,
+  codeErrors,
+  voucher: null,
+  firstName: null,
+});
+
+export const answer = (outcome: RegistrationRunOutcome, registrationId: string | null): RegistrationRun => ({
+  outcome,
+  registrationId,
+  fieldErrors: [],
+  codeErrors: [],
+  voucher: null,
+  firstName: null,
+});
+
+
+/** ACTIVE on the status channel; a failure to publish is logged, never the registration's. */
+export async function publishActive(deps: RegisterDeps, memberId: string) {
+  await deps.events?.publish({ registrationId: memberId, state: 'ACTIVE' }).catch((error: unknown) => {
+    deps.logger?.warn({ err: error }, 'registration: could not publish the status change');
+  });
+}
+
