@@ -9,8 +9,7 @@
  * A bad token is refused before anything is read or written.
  */
 import { verifySocialToken } from '@velvet/tokens/signed-token';
-import type { Gender } from '@velvet/validation/registration';
-import type { ShoppingPreference } from '@velvet/validation/registration';
+import type { RegisterInput, ShoppingPreference } from '@velvet/validation/registration';
 import type { IssuedWelcomeVoucher } from './member-activation.ts';
 import type { FieldError, RegisterDeps, RegistrationRunOutcome } from './registration/outcomes.ts';
 import { runRegistration } from './register-member.ts';
@@ -18,24 +17,15 @@ import type { RegistrationCodeError } from '@velvet/validation/registration-code
 import type { TokenError } from './token-errors.ts';
 import { tokenError } from './token-errors.ts';
 
-export interface CompleteSocialRegistrationInput {
+/**
+ * Mutation.completeSocialRegistration's input: register's fields (the blocked-referrer rule
+ * included), with the address and flow taken from the signed token instead, plus the
+ * shopping preferences of the second step.
+ */
+export type CompleteSocialRegistrationInput = Omit<RegisterInput, 'email' | 'flow'> & {
   token: string;
-  registrationCode: string;
-  validityTimestamp?: string | null;
-  slug?: string | null;
-  /** The external referrer the invitation arrived with (the blocked-referrer rule, as for register). */
-  referrer?: string | null;
-  gender?: Gender | null;
-  firstName?: string | null;
-  lastName?: string | null;
-  country: string;
-  newsletter: boolean;
-  termsAccepted: boolean;
-  termsPkString: string;
-  dataPolicyPkString: string;
-  language: string;
   shoppingPreferences: readonly ShoppingPreference[];
-}
+};
 
 export interface SocialRegistrationResult {
   outcome: RegistrationRunOutcome | null;

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RegisterInput } from '@velvet/validation/registration';
-import { lockRow } from '../../db/lock.ts';
 import { issueActivation } from '../activation-links.ts';
 import { grantWelcomeVoucher, spendInvitation } from '../member-activation.ts';
-import { placeTaken, recordConsent, recordSocialDetails } from './member-writes.ts';
+import { lockCodeWithInviter, placeTaken, recordConsent, recordSocialDetails } from './member-writes.ts';
 import { ERRORS_ONLY, answer, publishActive } from './outcomes.ts';
 import type { RegisterDeps, RegistrationRun, SocialRegistrationExtras, ValidFields } from './outcomes.ts';
 
@@ -22,15 +21,8 @@ export async function createMember(
   const at = now.toISOString();
   const activeAtOnce = social?.emailVerified === true;
   const created = await deps.db.transaction().execute(async (trx) => {
-    const codeRow = await trx
-      .selectFrom('registration_codes as rc')
-      .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-      .select(['rc.id', 'rc.customization', 'inviter.first_name as inviter_name'])
-      .where('rc.code', '=', code)
-      .executeTakeFirst();
-    if (!codeRow || !(await lockRow(trx, 'registration_codes', codeRow.id))) {
-      return { codeError: 'REGISTRATION_CODE_INVALID' as const };
-    }
+    const codeRow = await lockCodeWithInviter(trx, code);
+    if (!codeRow) return { codeError: 'REGISTRATION_CODE_INVALID' as const };
     // Counted under the lock: no other registration on this code can commit in between.
     const full = await placeTaken(trx, codeRow.id, now);
     if (full) return { codeError: full };

@@ -1,13 +1,28 @@
 /** The rows every registration path writes beside the member, and the place check under the code's lock. */
 import { randomUUID } from 'node:crypto';
 import type { RegisterInput, ShoppingPreference } from '@velvet/validation/registration';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { lockRow } from '../../db/lock.ts';
 import type { Database } from '../../db/schema.ts';
 import { heldPlaces } from '../invitation-places.ts';
 import type { SocialRegistrationExtras } from './outcomes.ts';
 
-export /** Under the code's row lock: the code error when it has no free place, else null. */
-async function placeTaken(
+/**
+ * The code a registration takes a place on, with its inviter's name, locked for the rest of
+ * the transaction (the code's row first, as everywhere); undefined when it is unknown.
+ */
+export async function lockCodeWithInviter(trx: Transaction<Database>, code: string) {
+  const codeRow = await trx
+    .selectFrom('registration_codes as rc')
+    .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
+    .select(['rc.id', 'rc.customization', 'inviter.first_name as inviter_name'])
+    .where('rc.code', '=', code)
+    .executeTakeFirst();
+  return codeRow && (await lockRow(trx, 'registration_codes', codeRow.id)) ? codeRow : undefined;
+}
+
+/** Under the code's row lock: the code error when it has no free place, else null. */
+export async function placeTaken(
   trx: Kysely<Database>,
   registrationCodeId: string,
   now: Date,
@@ -19,8 +34,8 @@ async function placeTaken(
   return null;
 }
 
-export /** The consent given with this submission (a new row each time: consents are a history). */
-async function recordConsent(trx: Kysely<Database>, memberId: string, country: string, input: RegisterInput, now: Date) {
+/** The consent given with this submission (a new row each time: consents are a history). */
+export async function recordConsent(trx: Kysely<Database>, memberId: string, country: string, input: RegisterInput, now: Date) {
   await trx
     .insertInto('consents')
     .values({

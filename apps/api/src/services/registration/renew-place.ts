@@ -4,7 +4,7 @@ import { issueActivation } from '../activation-links.ts';
 import { holdsPlace } from '../invitation-places.ts';
 import { activateLocked } from './activate-pending-member.ts';
 import { createMember } from './create-member.ts';
-import { placeTaken } from './member-writes.ts';
+import { lockCodeWithInviter, placeTaken } from './member-writes.ts';
 import { ERRORS_ONLY, answer, publishActive } from './outcomes.ts';
 import type { RegisterDeps, RegistrationRun, SocialRegistrationExtras, ValidFields } from './outcomes.ts';
 
@@ -26,14 +26,9 @@ export async function renewPlace(
 ): Promise<RegistrationRun> {
   const code = input.registrationCode.trim().toUpperCase();
   const result = await deps.db.transaction().execute(async (trx) => {
-    const codeRow = await trx
-      .selectFrom('registration_codes as rc')
-      .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-      .select(['rc.id', 'rc.customization', 'inviter.first_name as inviter_name'])
-      .where('rc.code', '=', code)
-      .executeTakeFirst();
     // The same lock order as everywhere: the code's row, then the member's.
-    if (!codeRow || !(await lockRow(trx, 'registration_codes', codeRow.id))) return { run: ERRORS_ONLY([], ['REGISTRATION_CODE_INVALID']) };
+    const codeRow = await lockCodeWithInviter(trx, code);
+    if (!codeRow) return { run: ERRORS_ONLY([], ['REGISTRATION_CODE_INVALID']) };
     if (!(await lockRow(trx, 'members', memberId))) return { run: null };
     const member = await trx
       .selectFrom('members')
