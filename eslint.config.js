@@ -47,9 +47,9 @@ export function layerRules(basePath) {
       message: 'Packages never import apps: apps depend on packages, never the reverse (docs/architecture.md).',
     },
     {
-      target: ['./apps/api/src/db', './apps/api/src/mail'],
+      target: ['./apps/api/src/db', './apps/api/src/mail', './apps/api/src/lib', './apps/api/src/domain', './apps/api/src/auth'],
       from: './apps/api/src/services',
-      message: 'db/ and mail/ never import use cases (services/): use cases call them, not the reverse.',
+      message: 'db/, mail/, lib/, domain/ and auth/ never import use cases (services/): use cases call them, not the reverse.',
     },
     {
       // Column types may name the shared vocabulary (@velvet/validation: customizations,

@@ -29,10 +29,14 @@ describe('layer rules', () => {
     expect(await layerViolations('packages/tokens/src/fixture.ts', "export * from '@velvet/validation/registration';\n")).toEqual([]);
   });
 
-  it('db/ and mail/ never import use cases; services/ may import db/', async () => {
+  it('db/, mail/, lib/, domain/ and auth/ never import use cases; services/ may import db/ and domain/', async () => {
     const useCase = "export * from '../services/check-registration-code.ts';\n";
     expect(await layerViolations('apps/api/src/db/fixture.ts', useCase)).toEqual([expect.stringContaining('never import use cases')]);
     expect(await layerViolations('apps/api/src/mail/fixture.ts', useCase)).toEqual([expect.stringContaining('never import use cases')]);
+    for (const layer of ['lib', 'domain', 'auth']) {
+      expect(await layerViolations(`apps/api/src/${layer}/fixture.ts`, useCase)).toEqual([expect.stringContaining('never import use cases')]);
+    }
+    expect(await layerViolations('apps/api/src/services/fixture.ts', "export type * from '../domain/invitation-places.ts';\n")).toEqual([]);
     expect(await layerViolations('apps/api/src/services/fixture.ts', "export type * from '../db/connect.ts';\n")).toEqual([]);
   });
 

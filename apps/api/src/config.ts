@@ -3,7 +3,7 @@
  * settings derived from it that only the API needs.
  */
 import type { Env } from '@velvet/config/env';
-import { DEFAULT_REFERRER_BLOCKLIST, parseReferrerBlocklist } from './services/referrer-blocklist.ts';
+import { DEFAULT_REFERRER_BLOCKLIST, parseReferrerBlocklist } from './domain/referrer-blocklist.ts';
 
 export { parseEnv, EnvError } from '@velvet/config/env';
 export type { Env } from '@velvet/config/env';

@@ -3,9 +3,9 @@ import type { Db } from './db/connect.ts';
 import type { Logger } from './logger.ts';
 import type { OutboxSignal } from './mail/outbox-signal.ts';
 import type { RateLimiters } from './rate-limit.ts';
-import type { AdminSessionInfo } from './services/admin-sessions.ts';
-import type { MemberIdentity } from './services/member-identity.ts';
-import type { RegistrationEvents } from './services/registration-events.ts';
+import type { AdminSessionInfo } from './auth/admin-sessions.ts';
+import type { MemberIdentity } from './auth/member-identity.ts';
+import type { RegistrationEvents } from './domain/registration-events.ts';
 
 /** What every resolver gets: services through context, never imported globals. */
 export interface ApiContext {

@@ -19,8 +19,8 @@ import type { Logger } from './logger.ts';
 import type { OutboxSignal } from './mail/outbox-signal.ts';
 import { createRateLimiters } from './rate-limit.ts';
 import type { RateLimiters } from './rate-limit.ts';
-import { createRegistrationEvents } from './services/registration-events.ts';
-import type { RegistrationEvents } from './services/registration-events.ts';
+import { createRegistrationEvents } from './domain/registration-events.ts';
+import type { RegistrationEvents } from './domain/registration-events.ts';
 
 export interface CreateApiServerOptions {
   env: Env;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Customization } from '@velvet/validation/customization';
 import { hashToken } from '../src/lib/tokens.ts';
-import { ACTIVATION_VALIDITY_DAYS } from '../src/services/activation-links.ts';
+import { ACTIVATION_VALIDITY_DAYS } from '../src/domain/activation-links.ts';
 import { WELCOME_VOUCHER_VALIDITY_DAYS } from '@velvet/validation/customization';
 import { ENGINES, engineApi } from './support/engines.ts';
 import { insertCode } from './support/factories.ts';

@@ -5,7 +5,7 @@
  * activation gives nobody its registrationId.
  */
 import { describe, expect, it } from 'vitest';
-import { ACTIVATION_VALIDITY_DAYS } from '../src/services/activation-links.ts';
+import { ACTIVATION_VALIDITY_DAYS } from '../src/domain/activation-links.ts';
 import type { RegisterInput } from '@velvet/validation/registration';
 import { RETENTION_DAYS, pruneExpiredData } from '../src/jobs/retention.ts';
 import { ENGINES, engineApi } from './support/engines.ts';

@@ -6,9 +6,9 @@ import { hashToken, randomToken, seal, unseal, deriveKey, TOKEN_PATTERN } from '
 import { BACKOFF_MAX_MS, backoffMs, describeFailure } from '../src/mail/outbox-worker.ts';
 import { renderInvitationEmail } from '../src/mail/templates/invitation-email.tsx';
 import { messageIdFor } from '../src/mail/transport.ts';
-import { ACTIVATION_VALIDITY_DAYS } from '../src/services/activation-links.ts';
+import { ACTIVATION_VALIDITY_DAYS } from '../src/domain/activation-links.ts';
 import { activationUrl, invitationUrl } from '../src/mail/links.ts';
-import { generateVoucherCode } from '../src/services/welcome-voucher.ts';
+import { generateVoucherCode } from '../src/domain/welcome-voucher.ts';
 
 describe('welcome voucher code', () => {
   it('is readable and distinct', () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NUL_INPUT_MESSAGE } from '../src/http/input-guards.ts';
-import { loginAdmin } from '../src/services/admin-sessions.ts';
+import { loginAdmin } from '../src/auth/admin-sessions.ts';
 import { checkRegistrationCode } from '../src/services/check-registration-code.ts';
 import { recordFunnelEvents } from '../src/services/record-funnel-events.ts';
 import { logCollector } from './support/api.ts';

@@ -1,6 +1,6 @@
 import { COUNTRIES } from '@velvet/i18n/locales';
 import { describe, expect, it } from 'vitest';
-import { REGISTRATION_LINK_VALIDITY_DAYS, signValidityTimestamp } from '../src/services/registration-link.ts';
+import { REGISTRATION_LINK_VALIDITY_DAYS, signValidityTimestamp } from '../src/domain/registration-link.ts';
 import { ENGINES, engineApi } from './support/engines.ts';
 import { TEST_SECRET, testEnv } from './support/env.ts';
 import { insertCode } from './support/factories.ts';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { enqueueEmail } from '../src/mail/outbox.ts';
 import { createAdminUser } from '../src/services/create-admin-user.ts';
-import { loginAdmin, verifyAdminToken } from '../src/services/admin-sessions.ts';
+import { loginAdmin, verifyAdminToken } from '../src/auth/admin-sessions.ts';
 import { recordConsent } from '../src/services/record-consent.ts';
 import { recordFunnelEvents } from '../src/services/record-funnel-events.ts';
 import { RETENTION_DAYS, pruneExpiredData, startRetentionJob } from '../src/jobs/retention.ts';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../src/lib/password.ts';
 import { createAdminUser } from '../src/services/create-admin-user.ts';
-import { CODE_ALPHABET, createRegistrationCode } from '../src/services/create-registration-code.ts';
+import { CODE_ALPHABET } from '../src/domain/random-codes.ts';
+import { createRegistrationCode } from '../src/services/create-registration-code.ts';
 import { listRegistrationCodes } from '../src/services/list-registration-codes.ts';
 import { ENGINES, engineDatabase } from './support/engines.ts';
 import { insertCode, insertMember } from './support/factories.ts';

@@ -14,7 +14,7 @@ import { createLogger } from '../src/logger.ts';
 import { createRateLimiters } from '../src/rate-limit.ts';
 import { createApiServer } from '../src/server.ts';
 import type { ApiServer } from '../src/server.ts';
-import { createRegistrationEvents } from '../src/services/registration-events.ts';
+import { createRegistrationEvents } from '../src/domain/registration-events.ts';
 import { GENEROUS_LIMITS } from './support/api.ts';
 import { createTestDatabase } from './support/database.ts';
 import type { TestDatabase } from './support/database.ts';

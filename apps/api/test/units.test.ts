@@ -2,13 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { verifyPassword, hashPassword } from '../src/lib/password.ts';
 import { createLogger } from '../src/logger.ts';
-import { DEFAULT_REFERRER_BLOCKLIST, isReferrerBlocked, parseReferrerBlocklist } from '../src/services/referrer-blocklist.ts';
+import { DEFAULT_REFERRER_BLOCKLIST, isReferrerBlocked, parseReferrerBlocklist } from '../src/domain/referrer-blocklist.ts';
 import {
   REGISTRATION_LINK_VALIDITY_DAYS,
   createRegistrationLink,
   signValidityTimestamp,
   verifyValidityTimestamp,
-} from '../src/services/registration-link.ts';
+} from '../src/domain/registration-link.ts';
 import { apiSettings } from '../src/config.ts';
 import { logCollector } from './support/api.ts';
 import { testEnv } from './support/env.ts';

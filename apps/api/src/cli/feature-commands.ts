@@ -13,10 +13,10 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { Env } from '../config.ts';
 import type { Db } from '../db/connect.ts';
-import type { FeatureChange } from '../services/feature-overrides.ts';
+import type { FeatureChange } from '../features/overrides.ts';
 
 /** Loaded when a feature command runs, so other commands do not pay for Redis and the schemas. */
-const services = () => import('../services/feature-overrides.ts');
+const services = () => import('../features/overrides.ts');
 
 export interface FeatureCommandDeps {
   withDatabase<T>(work: (db: Db, env: Env) => Promise<T>): Promise<T>;

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { LOBBY_TOKEN_DEFAULT_DAYS, signLobbyToken } from '@velvet/tokens/signed-token';
 import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import { lobbyUrl } from '../mail/links.ts';
-import { REGISTRATION_LINK_VALIDITY_DAYS, createRegistrationLink } from '../services/registration-link.ts';
+import { REGISTRATION_LINK_VALIDITY_DAYS, createRegistrationLink } from '../domain/registration-link.ts';
 import { UsageError, loadEnv, parseBaseUrl, parseEmail, parsePositive, withDatabase } from './kit.ts';
 
 export function addLinkCommands(program: Command): void {

@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import type { Db } from '../db/connect.ts';
 import { DEFAULT_REDIS_PREFIX, closeRedis } from '../lib/redis.ts';
 import type { Logger } from '../logger.ts';
-import { readFeatureState, readRevision } from '../services/feature-overrides.ts';
+import { readFeatureState, readRevision } from './overrides.ts';
 
 /** The channel of feature-change announcements: `<REDIS_PREFIX>features`. */
 export function featuresChannel(prefix: string = DEFAULT_REDIS_PREFIX): string {

@@ -9,7 +9,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { ApiContext } from '../context.ts';
 import type { RequestLog } from '../dev-request-log.ts';
 import type { Logger } from '../logger.ts';
-import { bearerToken } from '../services/admin-sessions.ts';
+import { bearerToken } from '../auth/admin-sessions.ts';
 
 /**
  * What the transport hands to Yoga besides the request: the Node request when served by

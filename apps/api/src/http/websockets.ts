@@ -7,7 +7,7 @@ import { GRAPHQL_PATH } from '../config.ts';
 import type { Env } from '../config.ts';
 import type { RequestLog } from '../dev-request-log.ts';
 import type { Logger } from '../logger.ts';
-import { bearerToken } from '../services/admin-sessions.ts';
+import { bearerToken } from '../auth/admin-sessions.ts';
 import { maskUnavailable } from './errors.ts';
 import { CORRELATION_HEADER, SESSION_HEADER, SOURCE_PAGE_HEADER, headerId, sourcePageFrom } from './request-meta.ts';
 import type { ApiYoga } from './yoga.ts';

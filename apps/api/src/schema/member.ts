@@ -1,5 +1,5 @@
 /** Query.viewer: who the request's member token identifies (spec §6; docs/decisions/022). */
-import type { MemberIdentity } from '../services/member-identity.ts';
+import type { MemberIdentity } from '../auth/member-identity.ts';
 import { builder } from './builder.ts';
 
 const ViewerRef = builder.objectRef<MemberIdentity>('Viewer');

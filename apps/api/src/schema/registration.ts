@@ -4,12 +4,12 @@ import type { Gender } from '@velvet/validation/registration';
 import { enforceRateLimit } from '../rate-limit.ts';
 import { activateAccount, registrationStatus } from '../services/activate-account.ts';
 import type { ActivationResult } from '../services/activate-account.ts';
-import type { IssuedWelcomeVoucher } from '../services/member-activation.ts';
-import { issueMemberToken } from '../services/member-identity.ts';
+import type { IssuedWelcomeVoucher } from '../domain/member-activation.ts';
+import { issueMemberToken } from '../auth/member-identity.ts';
 import { registerMember } from '../services/register-member.ts';
 import type { FieldError, RegisterResult } from '../services/registration/outcomes.ts';
 import type { Db } from '../db/connect.ts';
-import type { RegistrationEvents, RegistrationStatusEvent } from '../services/registration-events.ts';
+import type { RegistrationEvents, RegistrationStatusEvent } from '../domain/registration-events.ts';
 import { builder } from './builder.ts';
 import { RegistrationCodeErrorEnum } from './registration-code.ts';
 

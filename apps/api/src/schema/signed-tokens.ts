@@ -1,5 +1,5 @@
-import { TOKEN_ERRORS } from '../services/token-errors.ts';
-import type { TokenError } from '../services/token-errors.ts';
+import { TOKEN_ERRORS } from '../domain/token-errors.ts';
+import type { TokenError } from '../domain/token-errors.ts';
 import { builder } from './builder.ts';
 
 const DESCRIPTIONS: Record<TokenError, string> = {

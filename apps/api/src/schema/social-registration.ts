@@ -2,7 +2,7 @@ import { SHOPPING_PREFERENCES } from '@velvet/validation/registration';
 import type { ShoppingPreference } from '@velvet/validation/registration';
 import { enforceRateLimit } from '../rate-limit.ts';
 import { completeSocialRegistration } from '../services/complete-social-registration.ts';
-import { issueMemberToken } from '../services/member-identity.ts';
+import { issueMemberToken } from '../auth/member-identity.ts';
 import type { SocialRegistrationResult } from '../services/complete-social-registration.ts';
 import { builder } from './builder.ts';
 import { RegistrationCodeErrorEnum } from './registration-code.ts';

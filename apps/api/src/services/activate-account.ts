@@ -11,9 +11,9 @@ import type { Db } from '../db/connect.ts';
 import { lockRow } from '../db/lock.ts';
 import { TOKEN_PATTERN, hashToken } from '../lib/tokens.ts';
 import type { Logger } from '../logger.ts';
-import { activatePendingMember } from './member-activation.ts';
-import type { IssuedWelcomeVoucher } from './member-activation.ts';
-import type { RegistrationEvents } from './registration-events.ts';
+import { activatePendingMember } from '../domain/member-activation.ts';
+import type { IssuedWelcomeVoucher } from '../domain/member-activation.ts';
+import type { RegistrationEvents } from '../domain/registration-events.ts';
 
 type ActivationOutcome = 'ACTIVATED' | 'ALREADY_ACTIVE' | 'NOT_FOUND' | 'FAILED';
 

@@ -8,9 +8,9 @@ import type { RegistrationCodeError } from '@velvet/validation/registration-code
 import type { Db } from '../db/connect.ts';
 import type { CountryOption } from './list-country-options.ts';
 import { listCountryOptions } from './list-country-options.ts';
-import { heldPlaces } from './invitation-places.ts';
-import { isReferrerBlocked } from './referrer-blocklist.ts';
-import { verifyValidityTimestamp } from './registration-link.ts';
+import { heldPlaces } from '../domain/invitation-places.ts';
+import { isReferrerBlocked } from '../domain/referrer-blocklist.ts';
+import { verifyValidityTimestamp } from '../domain/registration-link.ts';
 
 export interface CheckRegistrationCodeInput {
   registrationCode: string;

@@ -10,12 +10,12 @@
  */
 import { verifySocialToken } from '@velvet/tokens/signed-token';
 import type { RegisterInput, ShoppingPreference } from '@velvet/validation/registration';
-import type { IssuedWelcomeVoucher } from './member-activation.ts';
+import type { IssuedWelcomeVoucher } from '../domain/member-activation.ts';
 import type { FieldError, RegisterDeps, RegistrationRunOutcome } from './registration/outcomes.ts';
 import { runRegistration } from './register-member.ts';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
-import type { TokenError } from './token-errors.ts';
-import { tokenError } from './token-errors.ts';
+import type { TokenError } from '../domain/token-errors.ts';
+import { tokenError } from '../domain/token-errors.ts';
 
 /**
  * Mutation.completeSocialRegistration's input: register's fields (the blocked-referrer rule

@@ -2,25 +2,22 @@
  * Issues a registration code for a new, active inviter member (admin CLI; later the
  * admin API). Input is validated here so every caller gets the same rules.
  */
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { REGISTRATION_CODE_PATTERN, normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
 import { CUSTOMIZATIONS } from '@velvet/validation/customization';
 import type { Customization } from '@velvet/validation/customization';
+import { randomCode } from '../domain/random-codes.ts';
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import { fail, ok } from '../lib/result.ts';
 import type { Result } from '../lib/result.ts';
 
-/** No 0/O, 1/I/L: codes are read aloud and typed from paper. 32 symbols, so no modulo bias. */
-export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const GENERATED_CODE_LENGTH = 8;
 export const INVITER_EMAIL_DOMAIN = 'members.velvetrope.localhost';
 
 export function generateRegistrationCode(): string {
-  let code = '';
-  for (let i = 0; i < GENERATED_CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
-  return code;
+  return randomCode(GENERATED_CODE_LENGTH);
 }
 
 const createRegistrationCodeInput = z.object({

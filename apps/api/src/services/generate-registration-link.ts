@@ -7,7 +7,7 @@ import { isBlocking } from '@velvet/validation/registration-code';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Db } from '../db/connect.ts';
 import { checkRegistrationCode } from './check-registration-code.ts';
-import { createRegistrationLink } from './registration-link.ts';
+import { createRegistrationLink } from '../domain/registration-link.ts';
 
 export interface GeneratedLink {
   url: string | null;

@@ -10,8 +10,8 @@ import type { Locale } from '@velvet/i18n/locales';
 import { verifyLobbyToken } from '@velvet/tokens/signed-token';
 import type { Db } from '../db/connect.ts';
 import type { Logger } from '../logger.ts';
-import type { TokenError } from './token-errors.ts';
-import { tokenError } from './token-errors.ts';
+import type { TokenError } from '../domain/token-errors.ts';
+import { tokenError } from '../domain/token-errors.ts';
 
 type JoinWaitlistOutcome = 'JOINED' | 'ALREADY_ON_LIST';
 

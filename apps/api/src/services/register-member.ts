@@ -24,7 +24,7 @@ import { isBlocking } from '@velvet/validation/registration-code';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import { checkRegistrationCode } from './check-registration-code.ts';
-import { holdsPlace } from './invitation-places.ts';
+import { holdsPlace } from '../domain/invitation-places.ts';
 import { activateKnownPendingMember } from './registration/activate-pending-member.ts';
 import { createMember } from './registration/create-member.ts';
 import { ERRORS_ONLY, answer } from './registration/outcomes.ts';

@@ -9,7 +9,7 @@ import type { ApiYoga } from '../../src/http/yoga.ts';
 import type { DestinationStream } from 'pino';
 import { onTestFinished } from 'vitest';
 import type { OutboxSignal } from '../../src/mail/outbox-signal.ts';
-import type { RegistrationEvents } from '../../src/services/registration-events.ts';
+import type { RegistrationEvents } from '../../src/domain/registration-events.ts';
 
 /** Limits high enough that only the rate-limit tests ever reach them. */
 const GENEROUS = { points: 100_000, duration: 60, burstPoints: 1, burstDuration: 60 };

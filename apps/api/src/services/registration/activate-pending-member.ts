@@ -3,7 +3,7 @@ import type { Customization } from '@velvet/validation/customization';
 import type { Kysely } from 'kysely';
 import { lockRow } from '../../db/lock.ts';
 import type { Database } from '../../db/schema.ts';
-import { activatePendingMember } from '../member-activation.ts';
+import { activatePendingMember } from '../../domain/member-activation.ts';
 import { recordConsent, recordSocialDetails } from './member-writes.ts';
 import { answer, publishActive } from './outcomes.ts';
 import type { RegisterDeps, RegistrationRun, SocialRegistrationExtras, ValidFields } from './outcomes.ts';

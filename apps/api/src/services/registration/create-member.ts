@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RegisterInput } from '@velvet/validation/registration';
-import { issueActivation } from '../activation-links.ts';
-import { grantWelcomeVoucher, spendInvitation } from '../member-activation.ts';
+import { issueActivation } from '../../domain/activation-links.ts';
+import { grantWelcomeVoucher, spendInvitation } from '../../domain/member-activation.ts';
 import { lockCodeWithInviter, placeTaken, recordConsent, recordSocialDetails } from './member-writes.ts';
 import { ERRORS_ONLY, answer, publishActive } from './outcomes.ts';
 import type { RegisterDeps, RegistrationRun, SocialRegistrationExtras, ValidFields } from './outcomes.ts';

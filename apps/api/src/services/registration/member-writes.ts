@@ -4,7 +4,7 @@ import type { RegisterInput, ShoppingPreference } from '@velvet/validation/regis
 import type { Kysely, Transaction } from 'kysely';
 import { lockRow } from '../../db/lock.ts';
 import type { Database } from '../../db/schema.ts';
-import { heldPlaces } from '../invitation-places.ts';
+import { heldPlaces } from '../../domain/invitation-places.ts';
 import type { SocialRegistrationExtras } from './outcomes.ts';
 
 /**

@@ -8,8 +8,8 @@ import type { Locale } from '@velvet/i18n/locales';
 import type { Db } from '../../db/connect.ts';
 import type { Logger } from '../../logger.ts';
 import type { OutboxSignal } from '../../mail/outbox-signal.ts';
-import type { IssuedWelcomeVoucher } from '../member-activation.ts';
-import type { RegistrationEvents } from '../registration-events.ts';
+import type { IssuedWelcomeVoucher } from '../../domain/member-activation.ts';
+import type { RegistrationEvents } from '../../domain/registration-events.ts';
 
 /** The outcomes of the shared path: ACTIVATED only when the address is vouched for. */
 export type RegistrationRunOutcome = RegistrationOutcome | 'ACTIVATED';

@@ -1,7 +1,7 @@
 import type { RegisterInput } from '@velvet/validation/registration';
 import { lockRow } from '../../db/lock.ts';
-import { issueActivation } from '../activation-links.ts';
-import { holdsPlace } from '../invitation-places.ts';
+import { issueActivation } from '../../domain/activation-links.ts';
+import { holdsPlace } from '../../domain/invitation-places.ts';
 import { activateLocked } from './activate-pending-member.ts';
 import { createMember } from './create-member.ts';
 import { lockCodeWithInviter, placeTaken } from './member-writes.ts';

@@ -4,7 +4,7 @@
  */
 import type { Locale } from '@velvet/i18n/locales';
 import { lockRow } from '../../db/lock.ts';
-import { issueActivation } from '../activation-links.ts';
+import { issueActivation } from '../../domain/activation-links.ts';
 import { answer } from './outcomes.ts';
 import type { RegisterDeps, RegistrationRun } from './outcomes.ts';
 
