@@ -14,11 +14,12 @@ import type { RegisterPayload } from './support/registration.ts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface ActivatePayload {
-  outcome: string;
+  outcome: string | null;
   voucher: { percent: number; minimumOrderValue: number | null; currency: string; validUntil: string; code: string } | null;
   firstName: string | null;
   language: string | null;
   registrationId: string | null;
+  userErrors: { code: string; field: string | null; messageId: string }[];
 }
 
 const STATUS = 'query status($id: String!) { registrationStatus(registrationId: $id) { registrationId state } }';
@@ -95,42 +96,42 @@ describe.each(ENGINES)('activateAccount on %s', (engine) => {
     expect(await database.db.selectFrom('welcome_vouchers').select('code').execute()).toHaveLength(1);
   });
 
-  it('answers NOT_FOUND for unknown or malformed ids', async () => {
+  it('answers ACTIVATION_LINK_UNKNOWN for unknown or malformed ids', async () => {
     await registered();
     for (const id of ['A'.repeat(43), 'short', '', `${'A'.repeat(42)}!`, 'x'.repeat(5000)]) {
-      expect(await activate(id)).toEqual({ outcome: 'NOT_FOUND', voucher: null, firstName: null, language: null, registrationId: null });
+      expect(await activate(id)).toEqual({ outcome: null, voucher: null, firstName: null, language: null, registrationId: null, userErrors: [{ code: 'ACTIVATION_LINK_UNKNOWN', field: 'activationId', messageId: 'activationError.invalidLink.text' }] });
     }
   });
 
-  it('refuses an expired link → FAILED: valid until the last millisecond before its expiry, not at it', async () => {
+  it('refuses an expired link → ACTIVATION_LINK_UNUSABLE: valid until the last millisecond before its expiry, not at it', async () => {
     const registeredAt = api.clock.fix('2026-11-20T09:00:00.000Z');
     const { registrationId, activationId } = await registered({ language: 'sv' });
     const expiry = await database.db.selectFrom('activations').select('expires_at').where('member_id', '=', registrationId).executeTakeFirstOrThrow();
     expect(expiry.expires_at).toBe(new Date(registeredAt.getTime() + ACTIVATION_VALIDITY_DAYS * DAY_MS).toISOString());
     api.clock.fix(expiry.expires_at);
-    expect(await activate(activationId)).toMatchObject({ outcome: 'FAILED', language: 'sv', voucher: null });
+    expect(await activate(activationId)).toMatchObject({ outcome: null, language: 'sv', voucher: null, userErrors: [{ code: 'ACTIVATION_LINK_UNUSABLE', field: 'activationId', messageId: 'activationError.failed.text' }] });
     const member = await database.db.selectFrom('members').select('status').where('id', '=', registrationId).executeTakeFirstOrThrow();
     expect(member.status).toBe('pending');
     api.clock.fix(new Date(Date.parse(expiry.expires_at) - 1));
     expect(await activate(activationId)).toMatchObject({ outcome: 'ACTIVATED', language: 'sv' });
   });
 
-  it('refuses a superseded link → FAILED; the newest one works; then the old one says ALREADY_ACTIVE', async () => {
+  it('refuses a superseded link → ACTIVATION_LINK_UNUSABLE; the newest one works; then the old one says ALREADY_ACTIVE', async () => {
     const { code, email, registrationId } = await registered();
     await graphql(api.yoga, REGISTER, { variables: { input: validInput(code, { email }) } });
     const [older, newer] = await activationIdsFor(database.db, email);
     if (!older || !newer) throw new Error('expected two links');
-    expect((await activate(older)).outcome).toBe('FAILED');
+    expect((await activate(older)).userErrors.map((e) => e.code)).toEqual(['ACTIVATION_LINK_UNUSABLE']);
     expect((await activate(newer)).outcome).toBe('ACTIVATED');
     expect((await activate(older)).outcome).toBe('ALREADY_ACTIVE');
     const { body } = await graphql(api.yoga, STATUS, { variables: { id: registrationId } });
     expect(body.data).toEqual({ registrationStatus: { registrationId, state: 'ACTIVE' } });
   });
 
-  it('refuses a blocked member → FAILED', async () => {
+  it('refuses a blocked member → ACTIVATION_LINK_UNUSABLE', async () => {
     const { registrationId, activationId } = await registered();
     await database.db.updateTable('members').set({ status: 'blocked' }).where('id', '=', registrationId).execute();
-    expect((await activate(activationId)).outcome).toBe('FAILED');
+    expect((await activate(activationId)).userErrors.map((e) => e.code)).toEqual(['ACTIVATION_LINK_UNUSABLE']);
     const { body } = await graphql(api.yoga, STATUS, { variables: { id: registrationId } });
     expect(body.data).toEqual({ registrationStatus: null });
   });

@@ -1,4 +1,5 @@
 /** Admin sign-in, sessions and the registration link generator, on SQLite and PostgreSQL. */
+import type { UserError } from '@velvet/validation/user-errors';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -14,22 +15,22 @@ import { insertCode } from './support/factories.ts';
 import { CHECK_CODE, graphql } from './support/graphql.ts';
 import type { CodeDetails } from './support/graphql.ts';
 
-const LOGIN = 'mutation login($email: String!, $password: String!) { adminLogin(email: $email, password: $password) { token expiresAt error } }';
+const LOGIN = 'mutation login($email: String!, $password: String!) { adminLogin(email: $email, password: $password) { token expiresAt userErrors { code field messageId } } }';
 const SESSION = '{ adminSession { email expiresAt } }';
 const LOGOUT = 'mutation { adminLogout }';
 const GENERATE =
-  'mutation generate($code: String!) { generateRegistrationLink(registrationCode: $code) { url expiresAt errors } }';
+  'mutation generate($code: String!) { generateRegistrationLink(registrationCode: $code) { url expiresAt userErrors { code field messageId } } }';
 const PASSWORD = 'correct horse battery staple';
 
 interface LoginPayload {
   token: string | null;
   expiresAt: string | null;
-  error: string | null;
+  userErrors: UserError[];
 }
 interface LinkPayload {
   url: string | null;
   expiresAt: string | null;
-  errors: string[];
+  userErrors: UserError[];
 }
 
 describe.each(ENGINES)('admin on %s', (engine) => {
@@ -61,7 +62,7 @@ describe.each(ENGINES)('admin on %s', (engine) => {
     api.clock.fix('2026-11-24T09:15:30.700Z');
     const body = await login(`  ${email.toUpperCase()} `, PASSWORD);
     const payload = body.data?.adminLogin;
-    expect(payload?.error).toBeNull();
+    expect(payload?.userErrors).toEqual([]);
     expect(payload?.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     // Valid for exactly eight hours from the sign-in's whole second (the JWT's exp and the row agree).
     expect(ADMIN_SESSION_HOURS).toBe(8);
@@ -85,7 +86,7 @@ describe.each(ENGINES)('admin on %s', (engine) => {
       ['', ''],
     ] as const) {
       const body = await login(e, p);
-      expect(body.data?.adminLogin).toEqual({ token: null, expiresAt: null, error: 'INVALID_CREDENTIALS' });
+      expect(body.data?.adminLogin).toEqual({ token: null, expiresAt: null, userErrors: [{ code: 'INVALID_CREDENTIALS', field: null, messageId: 'admin.login.invalid' }] });
     }
     expect(await database.db.selectFrom('admin_sessions').select('id').execute()).toEqual([]);
   });
@@ -109,7 +110,7 @@ describe.each(ENGINES)('admin on %s', (engine) => {
     const token = await signedIn();
     const { body } = await generate(code.toLowerCase(), token);
     const link = body.data?.generateRegistrationLink;
-    expect(link?.errors).toEqual([]);
+    expect(link?.userErrors).toEqual([]);
     const url = new URL(link?.url ?? '');
     expect(url.origin + url.pathname).toBe('https://club.example/');
     expect(url.searchParams.get('rc')).toBe(code);
@@ -134,9 +135,11 @@ describe.each(ENGINES)('admin on %s', (engine) => {
     expect((await generate(empty.code, token)).body.data?.generateRegistrationLink).toEqual({
       url: null,
       expiresAt: null,
-      errors: ['REGISTRATION_CODE_NO_BALANCE_LEFT'],
+      userErrors: [{ code: 'REGISTRATION_CODE_NO_BALANCE_LEFT', field: 'registrationCode', messageId: 'invitation.noBalance' }],
     });
-    expect((await generate('NO-SUCH-CODE', token)).body.data?.generateRegistrationLink.errors).toEqual(['REGISTRATION_CODE_INVALID']);
+    expect((await generate('NO-SUCH-CODE', token)).body.data?.generateRegistrationLink.userErrors).toEqual([
+      { code: 'REGISTRATION_CODE_INVALID', field: 'registrationCode', messageId: 'invitation.invalid' },
+    ]);
   });
 
   it('signs out: the session is revoked and the token refused from then on', async () => {
@@ -188,7 +191,7 @@ describe.each(ENGINES)('admin on %s', (engine) => {
       const from = (ip: string, email: string, password = 'wrong password!') =>
         graphql<{ adminLogin: LoginPayload }>(limited.yoga, LOGIN, { variables: { email, password }, headers: { 'x-forwarded-for': ip } });
       // One address: five tries a minute, whatever the account.
-      for (let i = 0; i < 5; i++) expect((await from('203.0.113.5', `a${i}@example.test`)).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      for (let i = 0; i < 5; i++) expect((await from('203.0.113.5', `a${i}@example.test`)).body.data?.adminLogin.userErrors[0]?.code).toBe('INVALID_CREDENTIALS');
       const sixth = await from('203.0.113.5', 'a9@example.test');
       expect(sixth.body.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
       expect(sixth.body.errors?.[0]?.extensions?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
@@ -196,7 +199,7 @@ describe.each(ENGINES)('admin on %s', (engine) => {
 
       // Twelve strangers, twelve addresses, all against the admin's account…
       for (let i = 0; i < 12; i++) {
-        expect((await from(`198.51.100.${i + 1}`, i % 2 ? 'BOSS@example.test' : 'boss@example.test')).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+        expect((await from(`198.51.100.${i + 1}`, i % 2 ? 'BOSS@example.test' : 'boss@example.test')).body.data?.adminLogin.userErrors[0]?.code).toBe('INVALID_CREDENTIALS');
       }
       // …and the admin, from their own address, signs in at once.
       const own = await from('192.0.2.10', 'boss@example.test', PASSWORD);
@@ -219,13 +222,13 @@ describe.each(ENGINES)('admin on %s', (engine) => {
     try {
       const from = (ip: string, email: string, password = 'wrong password!') =>
         graphql<{ adminLogin: LoginPayload }>(limited.yoga, LOGIN, { variables: { email, password }, headers: { 'x-forwarded-for': ip } });
-      for (let i = 0; i < 10; i++) expect((await from('203.0.113.7', 'chief@example.test')).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      for (let i = 0; i < 10; i++) expect((await from('203.0.113.7', 'chief@example.test')).body.data?.adminLogin.userErrors[0]?.code).toBe('INVALID_CREDENTIALS');
       const eleventh = await from('203.0.113.7', 'Chief@example.test', PASSWORD);
       expect(eleventh.body.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
       const retryAfter = Number(eleventh.body.errors?.[0]?.extensions?.retryAfterSeconds);
       expect(retryAfter).toBeGreaterThan(3500);
       // Another account from that address, and this account from another address, are not affected.
-      expect((await from('203.0.113.7', 'other@example.test')).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      expect((await from('203.0.113.7', 'other@example.test')).body.data?.adminLogin.userErrors[0]?.code).toBe('INVALID_CREDENTIALS');
       expect((await from('192.0.2.20', 'chief@example.test', PASSWORD)).body.data?.adminLogin.token).toEqual(expect.any(String));
     } finally {
       await limited.close();
@@ -249,9 +252,9 @@ describe.each(ENGINES)('admin on %s', (engine) => {
         });
         return { body, ms: performance.now() - started };
       };
-      for (let i = 0; i < 3; i++) expect((await timed(`198.51.100.${i + 1}`, 'wrong password!')).body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      for (let i = 0; i < 3; i++) expect((await timed(`198.51.100.${i + 1}`, 'wrong password!')).body.data?.adminLogin.userErrors[0]?.code).toBe('INVALID_CREDENTIALS');
       const slowed = await timed('198.51.100.50', 'wrong password!');
-      expect(slowed.body.data?.adminLogin.error).toBe('INVALID_CREDENTIALS');
+      expect(slowed.body.data?.adminLogin.userErrors[0]?.code).toBe('INVALID_CREDENTIALS');
       expect(slowed.ms).toBeGreaterThanOrEqual(ADMIN_LOGIN_SLOWDOWN_MS);
       // The right password is never slowed down nor refused.
       const own = await timed('192.0.2.30', PASSWORD);

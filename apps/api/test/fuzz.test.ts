@@ -154,7 +154,7 @@ const TARGETS: Target[] = [
   },
   {
     name: 'lobbyToken',
-    document: 'query q($token: String!) { lobbyToken(token: $token) { email tokenError } }',
+    document: 'query q($token: String!) { lobbyToken(token: $token) { email userErrors { code field messageId } } }',
     variables: () => variables({ token: lobbyToken() }),
   },
   { name: 'countryDetails', document: 'query q { countryDetails { country } }', variables: () => variables({}) },
@@ -176,14 +176,14 @@ const TARGETS: Target[] = [
   },
   {
     name: 'register',
-    document: 'mutation m($input: RegisterInput!) { register(input: $input) { outcome registrationId fieldErrors { field code } codeErrors } }',
+    document: 'mutation m($input: RegisterInput!) { register(input: $input) { outcome registrationId userErrors { code field messageId } } }',
     variables: (code) =>
       variables({ input: inputObject({ ...registrationFields(code), flow: enumOf('DEFAULT', 'LEAN', 'SOCIAL') }) }),
   },
   {
     name: 'completeSocialRegistration',
     document: `mutation m($input: CompleteSocialRegistrationInput!) { completeSocialRegistration(input: $input) {
-      outcome registrationId tokenError codeErrors fieldErrors { field code } firstName memberToken voucher { code percent } } }`,
+      outcome registrationId userErrors { code field messageId } firstName memberToken voucher { code percent } } }`,
     variables: (code) => {
       const fields: Record<string, fc.Arbitrary<unknown>> = registrationFields(code);
       delete fields.email;
@@ -203,13 +203,13 @@ const TARGETS: Target[] = [
   },
   {
     name: 'joinWaitlist',
-    document: 'mutation m($language: String, $token: String!) { joinWaitlist(language: $language, token: $token) { outcome email tokenError } }',
+    document: 'mutation m($language: String, $token: String!) { joinWaitlist(language: $language, token: $token) { outcome email userErrors { code field messageId } } }',
     variables: () => variables({ token: lobbyToken(), language: hostile(language) }),
   },
   {
     name: 'applyForMembership',
     document: `mutation m($email: String!, $language: String, $country: String) {
-      applyForMembership(email: $email, language: $language, country: $country) { accepted fieldErrors { field code } } }`,
+      applyForMembership(email: $email, language: $language, country: $country) { accepted userErrors { code field messageId } } }`,
     variables: () => variables({ email: hostile(hostileEmail), language: hostile(language), country: hostile(country) }),
   },
   {
@@ -251,7 +251,7 @@ const TARGETS: Target[] = [
   },
   {
     name: 'adminLogin',
-    document: 'mutation m($email: String!, $password: String!) { adminLogin(email: $email, password: $password) { token expiresAt error } }',
+    document: 'mutation m($email: String!, $password: String!) { adminLogin(email: $email, password: $password) { token expiresAt userErrors { code field messageId } } }',
     variables: () =>
       variables({
         email: hostile(fc.oneof(fc.constant(ADMIN.email), hostileEmail)),
@@ -262,7 +262,7 @@ const TARGETS: Target[] = [
   {
     name: 'generateRegistrationLink',
     admin: true,
-    document: 'mutation m($registrationCode: String!) { generateRegistrationLink(registrationCode: $registrationCode) { url expiresAt errors } }',
+    document: 'mutation m($registrationCode: String!) { generateRegistrationLink(registrationCode: $registrationCode) { url expiresAt userErrors { code field messageId } } }',
     variables: (code) => variables({ registrationCode: registrationCode(code) }),
   },
 ];

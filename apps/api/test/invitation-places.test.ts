@@ -4,6 +4,7 @@
  * registrations that were never activated; the answer for an address that awaits
  * activation gives nobody its registrationId.
  */
+import { codeError } from '@velvet/validation/user-errors';
 import { describe, expect, it } from 'vitest';
 import { ACTIVATION_VALIDITY_DAYS } from '../src/domain/activation-links.ts';
 import type { RegisterInput } from '@velvet/validation/registration';
@@ -44,8 +45,8 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
     const { body } = await graphql<{ registrationCodeDetails: { errors: string[] } }>(api.yoga, CHECK, { variables: { code } });
     return body.data?.registrationCodeDetails.errors ?? ['no answer'];
   }
-  async function activate(activationId: string): Promise<{ outcome: string; registrationId: string | null }> {
-    const { body } = await graphql<{ activateAccount: { outcome: string; registrationId: string | null } }>(api.yoga, ACTIVATE, { variables: { activationId } });
+  async function activate(activationId: string): Promise<{ outcome: string | null; registrationId: string | null; userErrors: { code: string }[] }> {
+    const { body } = await graphql<{ activateAccount: { outcome: string | null; registrationId: string | null; userErrors: { code: string }[] } }>(api.yoga, ACTIVATE, { variables: { activationId } });
     if (!body.data) throw new Error(JSON.stringify(body.errors));
     return body.data.activateAccount;
   }
@@ -57,7 +58,7 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
     api.clock.fix(START);
     for (let i = 0; i < 3; i++) expect((await register({ registrationCode: code })).outcome).toBe('FORM_FINISHED');
     expect(await codeErrors(code)).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
-    expect((await register({ registrationCode: code })).codeErrors).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
+    expect((await register({ registrationCode: code })).userErrors.map((e) => e.code)).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
 
     // A second before the links expire the places are still held…
     api.clock.fix(new Date(EXPIRED.getTime() - 2000));
@@ -66,7 +67,7 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
     api.clock.fix(EXPIRED);
     expect(await codeErrors(code)).toEqual([]);
     for (let i = 0; i < 3; i++) expect((await register({ registrationCode: code })).outcome).toBe('FORM_FINISHED');
-    expect((await register({ registrationCode: code })).codeErrors).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
+    expect((await register({ registrationCode: code })).userErrors.map((e) => e.code)).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
   });
 
   it('gives a released place to one of two parallel registrations only', async () => {
@@ -77,7 +78,7 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
     const results = await Promise.all(Array.from({ length: 6 }, () => register({ registrationCode: code })));
     expect(results.filter((r) => r.outcome === 'FORM_FINISHED')).toHaveLength(1);
     for (const refused of results.filter((r) => r.outcome !== 'FORM_FINISHED')) {
-      expect(refused.codeErrors).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
+      expect(refused.userErrors.map((e) => e.code)).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
     }
     expect(await balanceOf(id)).toBe(1);
   });
@@ -92,12 +93,12 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
 
     api.clock.fix(EXPIRED);
     // The old link is expired: the activation error page, nothing changes.
-    expect(await activate(oldLink)).toMatchObject({ outcome: 'FAILED' });
+    expect(await activate(oldLink)).toMatchObject({ outcome: null, userErrors: [{ code: 'ACTIVATION_LINK_UNUSABLE' }] });
     // Registering again: the place is free, so it is theirs again, with a fresh email (no id for whoever typed it).
-    expect(await register({ registrationCode: code, email, firstName: 'Someone Else' })).toEqual({ outcome: 'ACCOUNT_PENDING', registrationId: null, fieldErrors: [], codeErrors: [] });
+    expect(await register({ registrationCode: code, email, firstName: 'Someone Else' })).toEqual({ outcome: 'ACCOUNT_PENDING', registrationId: null, userErrors: [] });
     expect(await activationIdsFor(database.db, email)).toHaveLength(2);
     expect(await codeErrors(code)).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
-    expect((await register({ registrationCode: code })).codeErrors).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
+    expect((await register({ registrationCode: code })).userErrors.map((e) => e.code)).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
 
     const activated = await activate(await latestActivationId(database.db, email));
     expect(activated).toMatchObject({ outcome: 'ACTIVATED', registrationId: first.registrationId });
@@ -114,7 +115,7 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
     api.clock.fix(EXPIRED);
     expect((await register({ registrationCode: code })).outcome).toBe('FORM_FINISHED');
     const again = await register({ registrationCode: code, email });
-    expect(again).toEqual({ outcome: null, registrationId: null, fieldErrors: [], codeErrors: ['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS'] });
+    expect(again).toEqual({ outcome: null, registrationId: null, userErrors: [codeError('REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS')] });
     expect(await activationIdsFor(database.db, email)).toHaveLength(1);
   });
 
@@ -162,7 +163,7 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
     const first = await register({ registrationCode: code, email });
     expect(first.outcome).toBe('FORM_FINISHED');
     const stranger = await register({ registrationCode: code, email: email.toUpperCase() });
-    expect(stranger).toEqual({ outcome: 'ACCOUNT_PENDING', registrationId: null, fieldErrors: [], codeErrors: [] });
+    expect(stranger).toEqual({ outcome: 'ACCOUNT_PENDING', registrationId: null, userErrors: [] });
     // The email still went out again.
     expect(await activationIdsFor(database.db, email)).toHaveLength(2);
     // The original registrant's page keeps its live status.

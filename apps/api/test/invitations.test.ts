@@ -121,7 +121,7 @@ describe.each(ENGINES)('personal invitations on %s', (engine) => {
           variables: { input: validInput(germanInvitation.code, { email, language: 'de' }) },
         });
       expect((await register(german)).body.data?.register.outcome).toBe('FORM_FINISHED');
-      expect((await register(uniqueEmail())).body.data?.register.codeErrors).toEqual([
+      expect((await register(uniqueEmail())).body.data?.register.userErrors.map((e) => e.code)).toEqual([
         'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS',
       ]);
     } finally {

@@ -3,6 +3,7 @@
  * gets the lobby link by email — over a real SMTP peer — and only that link puts it on the
  * waiting list; asking writes nothing to the list and hands nobody a lobby token.
  */
+import type { UserError } from '@velvet/validation/user-errors';
 import { catalogs } from '@velvet/i18n/catalogs';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
@@ -17,16 +18,16 @@ import { startSmtpPeer } from './support/smtp.ts';
 
 const REQUEST = /* GraphQL */ `
   mutation request($email: String!, $language: String) {
-    requestLobbyLink(email: $email, language: $language) { sent fieldErrors { field code } }
+    requestLobbyLink(email: $email, language: $language) { sent userErrors { code field messageId } }
   }
 `;
-const JOIN = 'mutation join($token: String!) { joinWaitlist(token: $token, language: "de") { outcome email tokenError } }';
+const JOIN = 'mutation join($token: String!) { joinWaitlist(token: $token, language: "de") { outcome email userErrors { code field messageId } } }';
 
 describe.each(ENGINES)('requestLobbyLink on %s', (engine) => {
   const { database, api, env } = engineApi(engine, { env: testEnv({ PUBLIC_URL: 'https://club.example', MAIL_FROM: 'club@velvetrope.example' }) });
 
   const request = async (email: string, language = 'de') => {
-    const { body } = await graphql<{ requestLobbyLink: { sent: boolean; fieldErrors: { field: string; code: string }[] } }>(api.yoga, REQUEST, {
+    const { body } = await graphql<{ requestLobbyLink: { sent: boolean; userErrors: UserError[] } }>(api.yoga, REQUEST, {
       variables: { email, language },
     });
     if (!body.data) throw new Error(JSON.stringify(body.errors));
@@ -36,7 +37,7 @@ describe.each(ENGINES)('requestLobbyLink on %s', (engine) => {
 
   it('emails the lobby link to the address; only that link puts it on the list', async () => {
     const email = uniqueEmail('owner');
-    expect(await request(` ${email.toUpperCase()} `)).toEqual({ sent: true, fieldErrors: [] });
+    expect(await request(` ${email.toUpperCase()} `)).toEqual({ sent: true, userErrors: [] });
     // Asking is not joining: nothing on the list, and the answer carries no token.
     expect(await waitlist()).toEqual([]);
 
@@ -58,7 +59,7 @@ describe.each(ENGINES)('requestLobbyLink on %s', (engine) => {
       expect(row.payload).not.toContain(token);
 
       const { body } = await graphql<{ joinWaitlist: { outcome: string; email: string } }>(api.yoga, JOIN, { variables: { token } });
-      expect(body.data?.joinWaitlist).toEqual({ outcome: 'JOINED', email, tokenError: null });
+      expect(body.data?.joinWaitlist).toEqual({ outcome: 'JOINED', email, userErrors: [] });
       expect(await waitlist()).toEqual([{ email }]);
     } finally {
       await transport.close();
@@ -68,7 +69,7 @@ describe.each(ENGINES)('requestLobbyLink on %s', (engine) => {
 
   it(`sends one address at most ${LOBBY_LINKS_PER_HOUR} emails an hour, with the same answer beyond`, async () => {
     const email = uniqueEmail('target');
-    for (let i = 0; i < LOBBY_LINKS_PER_HOUR + 2; i++) expect(await request(email)).toEqual({ sent: true, fieldErrors: [] });
+    for (let i = 0; i < LOBBY_LINKS_PER_HOUR + 2; i++) expect(await request(email)).toEqual({ sent: true, userErrors: [] });
     const rows = await database.db.selectFrom('email_outbox').select('id').where('recipient', '=', email).execute();
     expect(rows).toHaveLength(LOBBY_LINKS_PER_HOUR);
     api.clock.fix(new Date(Date.now() + 61 * 60_000));
@@ -77,7 +78,7 @@ describe.each(ENGINES)('requestLobbyLink on %s', (engine) => {
   });
 
   it('refuses a malformed address and writes nothing', async () => {
-    expect(await request('not an address')).toEqual({ sent: false, fieldErrors: [{ field: 'email', code: 'validation.email' }] });
+    expect(await request('not an address')).toEqual({ sent: false, userErrors: [{ code: 'INVALID_FIELD', field: 'email', messageId: 'validation.email' }] });
     expect(await database.db.selectFrom('email_outbox').select('id').execute()).toEqual([]);
   });
 });

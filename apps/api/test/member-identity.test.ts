@@ -74,7 +74,7 @@ describe('member tokens and identified customers', () => {
     const verified = await verifyMemberToken(first.memberToken, TEST_SECRET);
     expect(verified).toMatchObject({ ok: true, claims: { customerId: first.registrationId } });
     if (verified.ok) expect(verified.expiresAt.getTime() - Date.now()).toBeGreaterThan(604800 * 1000 - 60_000);
-    // Whatever a used link answers (FAILED, or ALREADY_ACTIVE), it never hands out a token.
+    // Whatever a used link answers (ACTIVATION_LINK_UNUSABLE, or ALREADY_ACTIVE), it never hands out a token.
     expect(second.outcome).not.toBe('ACTIVATED');
     expect(second.memberToken).toBeNull();
   });

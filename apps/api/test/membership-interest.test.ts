@@ -7,7 +7,7 @@ import { uniqueEmail } from './support/registration.ts';
 
 const APPLY = /* GraphQL */ `
   mutation apply($email: String!, $language: String, $country: String) {
-    applyForMembership(email: $email, language: $language, country: $country) { accepted fieldErrors { field code } }
+    applyForMembership(email: $email, language: $language, country: $country) { accepted userErrors { code field messageId } }
   }
 `;
 
@@ -27,7 +27,7 @@ describe.each(ENGINES)('membership interest on %s', (engine) => {
     const email = uniqueEmail('Applicant');
     const appliedAt = api.clock.fix('2026-11-24T17:45:12.345Z');
     expect(await apply({ email: ` ${email.toUpperCase()} `, language: 'IT', country: ' at ' })).toEqual({
-      data: { applyForMembership: { accepted: true, fieldErrors: [] } },
+      data: { applyForMembership: { accepted: true, userErrors: [] } },
     });
     const rows = await applications();
     expect(rows).toHaveLength(1);
@@ -66,7 +66,7 @@ describe.each(ENGINES)('membership interest on %s', (engine) => {
     ['a malformed address', 'someone@', 'validation.email'],
     ['an address over 254 characters', `${'a'.repeat(60)}@${'b'.repeat(190)}.com`, 'validation.emailTooLong'],
   ])('refuses %s with a field error and writes nothing', async (_label, email, code) => {
-    expect(await apply({ email })).toEqual({ data: { applyForMembership: { accepted: false, fieldErrors: [{ field: 'email', code }] } } });
+    expect(await apply({ email })).toEqual({ data: { applyForMembership: { accepted: false, userErrors: [{ code: 'INVALID_FIELD', field: 'email', messageId: code }] } } });
     expect(await applications()).toEqual([]);
   });
 });

@@ -16,11 +16,11 @@ import { insertCode } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';
 import { ACTIVATE, REGISTER, uniqueEmail, validInput } from './support/registration.ts';
 
-const JOIN = 'mutation j($token: String!) { joinWaitlist(token: $token) { outcome tokenError } }';
+const JOIN = 'mutation j($token: String!) { joinWaitlist(token: $token) { outcome userErrors { code field messageId } } }';
 const APPLY = 'mutation a($email: String!) { applyForMembership(email: $email) { accepted } }';
 const CONSENT = 'mutation r($input: RecordConsentInput!) { recordConsent(input: $input) }';
 const FUNNEL = 'mutation f($events: [FunnelEventInput!]!) { recordFunnelEvents(events: $events) }';
-const COMPLETE = 'mutation c($input: CompleteSocialRegistrationInput!) { completeSocialRegistration(input: $input) { outcome tokenError } }';
+const COMPLETE = 'mutation c($input: CompleteSocialRegistrationInput!) { completeSocialRegistration(input: $input) { outcome userErrors { code field messageId } } }';
 
 async function socialInput(registrationCode: string) {
   const token = await signSocialToken(

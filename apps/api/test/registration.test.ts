@@ -1,4 +1,5 @@
 /** Mutation.register end to end through Yoga, on SQLite and PostgreSQL. */
+import type { UserError } from '@velvet/validation/user-errors';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/connect.ts';
@@ -33,7 +34,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
     const payload = body.data?.register;
     if (!payload) throw new Error('no register payload');
     // outcome is null exactly when something was refused
-    expect(payload.outcome === null).toBe(payload.fieldErrors.length + payload.codeErrors.length > 0);
+    expect(payload.outcome === null).toBe(payload.userErrors.length > 0);
     return payload;
   }
 
@@ -54,7 +55,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
         newsletter: true,
         language: 'de',
       });
-      expect(payload).toMatchObject({ outcome: 'FORM_FINISHED', fieldErrors: [], codeErrors: [] });
+      expect(payload).toMatchObject({ outcome: 'FORM_FINISHED', userErrors: [] });
       expect(payload.registrationId).toMatch(/^[0-9a-f-]{36}$/);
 
       const member = await database.db.selectFrom('members').selectAll().where('id', '=', payload.registrationId ?? '').executeTakeFirstOrThrow();
@@ -108,47 +109,47 @@ describe.each(ENGINES)('register on %s', (engine) => {
       expect(member).toMatchObject({ gender: null, first_name: '', last_name: '' });
       // Names that are given are still checked.
       const bad = await register({ registrationCode: code, flow: 'SOCIAL', gender: null, firstName: 'R2-D2' });
-      expect(bad.fieldErrors).toEqual([{ field: 'firstName', code: 'validation.invalidCharacters' }]);
+      expect(bad.userErrors).toEqual([{ code: 'INVALID_FIELD', field: 'firstName', messageId: 'validation.invalidCharacters' }]);
     });
   });
 
   describe('field errors', () => {
-    const cases: [string, Partial<RegisterInput>, { field: string; code: string }[]][] = [
-      ['an empty email', { email: '   ' }, [{ field: 'email', code: 'validation.email' }]],
-      ['an email without domain', { email: 'someone@' }, [{ field: 'email', code: 'validation.email' }]],
-      ['an email without a dot in the domain', { email: 'someone@localhost' }, [{ field: 'email', code: 'validation.email' }]],
-      ['an email with spaces', { email: 'some one@example.com' }, [{ field: 'email', code: 'validation.email' }]],
+    const cases: [string, Partial<RegisterInput>, UserError[]][] = [
+      ['an empty email', { email: '   ' }, [{ code: 'INVALID_FIELD', field: 'email', messageId: 'validation.email' }]],
+      ['an email without domain', { email: 'someone@' }, [{ code: 'INVALID_FIELD', field: 'email', messageId: 'validation.email' }]],
+      ['an email without a dot in the domain', { email: 'someone@localhost' }, [{ code: 'INVALID_FIELD', field: 'email', messageId: 'validation.email' }]],
+      ['an email with spaces', { email: 'some one@example.com' }, [{ code: 'INVALID_FIELD', field: 'email', messageId: 'validation.email' }]],
       [
         'an email over 254 characters',
         { email: `${'a'.repeat(60)}@${'b'.repeat(190)}.com` },
-        [{ field: 'email', code: 'validation.emailTooLong' }],
+        [{ code: 'INVALID_FIELD', field: 'email', messageId: 'validation.emailTooLong' }],
       ],
-      ['no gender (DEFAULT)', { gender: null }, [{ field: 'gender', code: 'validation.gender' }]],
-      ['no gender (LEAN)', { gender: null, flow: 'LEAN' }, [{ field: 'gender', code: 'validation.gender' }]],
-      ['an empty first name', { firstName: '  ' }, [{ field: 'firstName', code: 'validation.firstName' }]],
-      ['no first name', { firstName: null }, [{ field: 'firstName', code: 'validation.firstName' }]],
-      ['an empty last name (LEAN)', { lastName: '', flow: 'LEAN' }, [{ field: 'lastName', code: 'validation.lastName' }]],
-      ['digits in a name', { firstName: 'Anna2' }, [{ field: 'firstName', code: 'validation.invalidCharacters' }]],
-      ['markup in a name', { lastName: '<b>x</b>' }, [{ field: 'lastName', code: 'validation.invalidCharacters' }]],
-      ['an emoji in a name', { lastName: 'Smith 😀' }, [{ field: 'lastName', code: 'validation.invalidCharacters' }]],
-      ['punctuation only', { firstName: "-'." }, [{ field: 'firstName', code: 'validation.invalidCharacters' }]],
-      ['a name over 50 characters', { firstName: 'A'.repeat(51) }, [{ field: 'firstName', code: 'validation.nameTooLong' }]],
-      ['a country the club does not serve', { country: 'US' }, [{ field: 'country', code: 'validation.country' }]],
-      ['no country', { country: '' }, [{ field: 'country', code: 'validation.country' }]],
-      ['terms not accepted', { termsAccepted: false }, [{ field: 'termsAccepted', code: 'validation.terms' }]],
-      ['an old terms version', { termsPkString: 'terms-DE-2025-01' }, [{ field: 'termsAccepted', code: 'validation.legalVersion' }]],
+      ['no gender (DEFAULT)', { gender: null }, [{ code: 'INVALID_FIELD', field: 'gender', messageId: 'validation.gender' }]],
+      ['no gender (LEAN)', { gender: null, flow: 'LEAN' }, [{ code: 'INVALID_FIELD', field: 'gender', messageId: 'validation.gender' }]],
+      ['an empty first name', { firstName: '  ' }, [{ code: 'INVALID_FIELD', field: 'firstName', messageId: 'validation.firstName' }]],
+      ['no first name', { firstName: null }, [{ code: 'INVALID_FIELD', field: 'firstName', messageId: 'validation.firstName' }]],
+      ['an empty last name (LEAN)', { lastName: '', flow: 'LEAN' }, [{ code: 'INVALID_FIELD', field: 'lastName', messageId: 'validation.lastName' }]],
+      ['digits in a name', { firstName: 'Anna2' }, [{ code: 'INVALID_FIELD', field: 'firstName', messageId: 'validation.invalidCharacters' }]],
+      ['markup in a name', { lastName: '<b>x</b>' }, [{ code: 'INVALID_FIELD', field: 'lastName', messageId: 'validation.invalidCharacters' }]],
+      ['an emoji in a name', { lastName: 'Smith 😀' }, [{ code: 'INVALID_FIELD', field: 'lastName', messageId: 'validation.invalidCharacters' }]],
+      ['punctuation only', { firstName: "-'." }, [{ code: 'INVALID_FIELD', field: 'firstName', messageId: 'validation.invalidCharacters' }]],
+      ['a name over 50 characters', { firstName: 'A'.repeat(51) }, [{ code: 'INVALID_FIELD', field: 'firstName', messageId: 'validation.nameTooLong' }]],
+      ['a country the club does not serve', { country: 'US' }, [{ code: 'INVALID_FIELD', field: 'country', messageId: 'validation.country' }]],
+      ['no country', { country: '' }, [{ code: 'INVALID_FIELD', field: 'country', messageId: 'validation.country' }]],
+      ['terms not accepted', { termsAccepted: false }, [{ code: 'INVALID_FIELD', field: 'termsAccepted', messageId: 'validation.terms' }]],
+      ['an old terms version', { termsPkString: 'terms-DE-2025-01' }, [{ code: 'INVALID_FIELD', field: 'termsAccepted', messageId: 'validation.legalVersion' }]],
       [
         "another country's data policy",
         { dataPolicyPkString: 'data-policy-AT-2026-01' },
-        [{ field: 'termsAccepted', code: 'validation.legalVersion' }],
+        [{ code: 'INVALID_FIELD', field: 'termsAccepted', messageId: 'validation.legalVersion' }],
       ],
-      ['an unknown language', { language: 'es' }, [{ field: 'language', code: 'validation.language' }]],
+      ['an unknown language', { language: 'es' }, [{ code: 'INVALID_FIELD', field: 'language', messageId: 'validation.language' }]],
     ];
 
     it.each(cases)('reports %s, writing nothing', async (_label, overrides, expected) => {
       const { code } = await insertCode(database.db);
       const payload = await register({ registrationCode: code, ...overrides });
-      expect(payload).toEqual({ outcome: null, registrationId: null, fieldErrors: expected, codeErrors: [] });
+      expect(payload).toEqual({ outcome: null, registrationId: null, userErrors: expected });
       expect(await count(database.db, 'email_outbox')).toBe(0);
       expect(await count(database.db, 'consents')).toBe(0);
     });
@@ -165,14 +166,14 @@ describe.each(ENGINES)('register on %s', (engine) => {
         termsAccepted: false,
         language: 'xx',
       });
-      expect(payload.fieldErrors).toEqual([
-        { field: 'email', code: 'validation.email' },
-        { field: 'gender', code: 'validation.gender' },
-        { field: 'firstName', code: 'validation.firstName' },
-        { field: 'lastName', code: 'validation.invalidCharacters' },
-        { field: 'country', code: 'validation.country' },
-        { field: 'termsAccepted', code: 'validation.terms' },
-        { field: 'language', code: 'validation.language' },
+      expect(payload.userErrors).toEqual([
+        { code: 'INVALID_FIELD', field: 'email', messageId: 'validation.email' },
+        { code: 'INVALID_FIELD', field: 'gender', messageId: 'validation.gender' },
+        { code: 'INVALID_FIELD', field: 'firstName', messageId: 'validation.firstName' },
+        { code: 'INVALID_FIELD', field: 'lastName', messageId: 'validation.invalidCharacters' },
+        { code: 'INVALID_FIELD', field: 'country', messageId: 'validation.country' },
+        { code: 'INVALID_FIELD', field: 'termsAccepted', messageId: 'validation.terms' },
+        { code: 'INVALID_FIELD', field: 'language', messageId: 'validation.language' },
       ]);
     });
 
@@ -185,7 +186,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
         ['Štěpán', 'Dvořák'],
         ['Γιώργος', 'Παπαδόπουλος'],
       ]) {
-        expect((await register({ registrationCode: code, firstName, lastName })).fieldErrors).toEqual([]);
+        expect((await register({ registrationCode: code, firstName, lastName })).userErrors).toEqual([]);
       }
     });
   });
@@ -216,8 +217,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
         expect(refused).toEqual({
           outcome: null,
           registrationId: null,
-          fieldErrors: [{ field: 'termsAccepted', code: 'validation.legalVersion' }],
-          codeErrors: [],
+          userErrors: [{ code: 'INVALID_FIELD', field: 'termsAccepted', messageId: 'validation.legalVersion' }],
         });
         expect(await count(database.db, 'members')).toBe(members);
         expect(await count(database.db, 'consents')).toBe(0);
@@ -234,17 +234,18 @@ describe.each(ENGINES)('register on %s', (engine) => {
 
   describe('code errors', () => {
     it.each([
-      ['an unknown code', {}, 'NO-SUCH-CODE', ['REGISTRATION_CODE_INVALID']],
-      ['an expired code', { expiresAt: '2025-01-01T00:00:00.000Z' }, null, ['REGISTRATION_CODE_EXPIRED']],
-      ['a code without balance', { balance: 0 }, null, ['REGISTRATION_CODE_NO_BALANCE_LEFT']],
-      ['a full code', { balance: 2, pendingMembers: 2 }, null, ['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']],
-      ['a blocked inviter', { inviterStatus: 'blocked' as const }, null, ['INVITER_INVALID']],
-      ['a link-only code without timestamp', { requiresValidityTimestamp: true }, null, ['REGISTRATION_TIMESTAMP_MISSING']],
+      ['an unknown code', {}, 'NO-SUCH-CODE', ['REGISTRATION_CODE_INVALID', 'invitation.invalid']],
+      ['an expired code', { expiresAt: '2025-01-01T00:00:00.000Z' }, null, ['REGISTRATION_CODE_EXPIRED', 'invitation.expired']],
+      ['a code without balance', { balance: 0 }, null, ['REGISTRATION_CODE_NO_BALANCE_LEFT', 'invitation.noBalance']],
+      ['a full code', { balance: 2, pendingMembers: 2 }, null, ['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS', 'invitation.noBalance']],
+      ['a blocked inviter', { inviterStatus: 'blocked' as const }, null, ['INVITER_INVALID', 'invitation.invalid']],
+      ['a link-only code without timestamp', { requiresValidityTimestamp: true }, null, ['REGISTRATION_TIMESTAMP_MISSING', 'invitation.invalidLink']],
     ])('reports %s and writes nothing', async (_label, fields, override, expected) => {
       const { code } = await insertCode(database.db, fields);
       const members = await count(database.db, 'members');
       const payload = await register({ registrationCode: override ?? code });
-      expect(payload).toEqual({ outcome: null, registrationId: null, fieldErrors: [], codeErrors: expected });
+      const [error, messageId] = expected;
+      expect(payload).toEqual({ outcome: null, registrationId: null, userErrors: [{ code: error, field: 'registrationCode', messageId }] });
       expect(await count(database.db, 'members')).toBe(members);
       expect(await count(database.db, 'email_outbox')).toBe(0);
     });
@@ -252,7 +253,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
     it('reports a forbidden referrer', async () => {
       const { code } = await insertCode(database.db);
       const payload = await register({ registrationCode: code, referrer: 'https://www.mydealz.de/deals' });
-      expect(payload.codeErrors).toEqual(['REFERER_INVALID']);
+      expect(payload.userErrors.map((e) => e.code)).toEqual(['REFERER_INVALID']);
     });
 
     it('reports field and code errors together', async () => {
@@ -260,8 +261,10 @@ describe.each(ENGINES)('register on %s', (engine) => {
       expect(payload).toEqual({
         outcome: null,
         registrationId: null,
-        fieldErrors: [{ field: 'email', code: 'validation.email' }],
-        codeErrors: ['REGISTRATION_CODE_INVALID'],
+        userErrors: [
+          { code: 'INVALID_FIELD', field: 'email', messageId: 'validation.email' },
+          { code: 'REGISTRATION_CODE_INVALID', field: 'registrationCode', messageId: 'invitation.invalid' },
+        ],
       });
     });
 
@@ -269,7 +272,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
       const { code } = await insertCode(database.db, { expiresAt: '2025-01-01T00:00:00.000Z' });
       const memberId = await insertMember(database.db, { status: 'active' });
       const { email } = await database.db.selectFrom('members').select('email').where('id', '=', memberId).executeTakeFirstOrThrow();
-      expect((await register({ registrationCode: code, email })).codeErrors).toEqual(['REGISTRATION_CODE_EXPIRED']);
+      expect((await register({ registrationCode: code, email })).userErrors.map((e) => e.code)).toEqual(['REGISTRATION_CODE_EXPIRED']);
     });
   });
 
@@ -280,7 +283,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
       const { email } = await database.db.selectFrom('members').select('email').where('id', '=', memberId).executeTakeFirstOrThrow();
       const before = await Promise.all((['members', 'consents', 'activations', 'email_outbox'] as const).map((t) => count(database.db, t)));
       const payload = await register({ registrationCode: code, email: email.toUpperCase() });
-      expect(payload).toEqual({ outcome: 'ACCOUNT_ACTIVE', registrationId: null, fieldErrors: [], codeErrors: [] });
+      expect(payload).toEqual({ outcome: 'ACCOUNT_ACTIVE', registrationId: null, userErrors: [] });
       const after = await Promise.all((['members', 'consents', 'activations', 'email_outbox'] as const).map((t) => count(database.db, t)));
       expect(after).toEqual(before);
     });
@@ -292,7 +295,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
       expect(first.outcome).toBe('FORM_FINISHED');
       // The member's own place now fills the code; asking for the email again still works.
       const again = await register({ registrationCode: code, email: ` ${email.toUpperCase()}`, firstName: 'Someone', language: 'fr' });
-      expect(again).toEqual({ outcome: 'ACCOUNT_PENDING', registrationId: null, fieldErrors: [], codeErrors: [] });
+      expect(again).toEqual({ outcome: 'ACCOUNT_PENDING', registrationId: null, userErrors: [] });
 
       const activations = await database.db
         .selectFrom('activations')
@@ -363,8 +366,8 @@ describe.each(ENGINES)('register on %s', (engine) => {
     const refused = results.filter((r) => r.outcome === null);
     expect(refused).toHaveLength(15);
     for (const r of refused) {
-      expect(r.codeErrors).toHaveLength(1);
-      expect(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS', 'REGISTRATION_CODE_NO_BALANCE_LEFT']).toContain(r.codeErrors[0]);
+      expect(r.userErrors).toHaveLength(1);
+      expect(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS', 'REGISTRATION_CODE_NO_BALANCE_LEFT']).toContain(r.userErrors[0]?.code);
     }
     const pending = await database.db
       .selectFrom('members')

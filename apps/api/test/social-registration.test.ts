@@ -1,4 +1,6 @@
 /** Mutation.completeSocialRegistration (the social second step) end to end through Yoga, on SQLite and PostgreSQL. */
+import { codeError } from '@velvet/validation/user-errors';
+import type { UserError } from '@velvet/validation/user-errors';
 import { signLobbyToken, signSocialToken } from '@velvet/tokens/signed-token';
 import type { SocialClaims } from '@velvet/tokens/signed-token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,9 +25,7 @@ const COMPLETE = /* GraphQL */ `
       registrationId
       voucher { percent minimumOrderValue currency validUntil code }
       firstName
-      fieldErrors { field code }
-      codeErrors
-      tokenError
+      userErrors { code field messageId }
     }
   }
 `;
@@ -35,9 +35,7 @@ interface SocialPayload {
   registrationId: string | null;
   voucher: { percent: number; minimumOrderValue: number | null; currency: string; validUntil: string; code: string } | null;
   firstName: string | null;
-  fieldErrors: { field: string; code: string }[];
-  codeErrors: string[];
-  tokenError: string | null;
+  userErrors: UserError[];
 }
 
 const TABLES = ['members', 'consents', 'activations', 'email_outbox', 'welcome_vouchers', 'member_preferences', 'member_social_identities'] as const;
@@ -102,7 +100,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
     expect(body.errors).toBeUndefined();
     const payload = body.data?.completeSocialRegistration;
     if (!payload) throw new Error('no completeSocialRegistration payload');
-    expect(payload.outcome === null).toBe(payload.tokenError !== null || payload.fieldErrors.length + payload.codeErrors.length > 0);
+    expect(payload.outcome === null).toBe(payload.userErrors.length > 0);
     return payload;
   }
 
@@ -117,7 +115,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       const token = await socialToken({ email, subject: 'google-sub-1' }, signedInAt);
       api.clock.fix('2026-11-24T17:46:30.250Z');
       const payload = await complete(socialInput(code, token, { newsletter: true }));
-      expect(payload).toMatchObject({ outcome: 'ACTIVATED', firstName: 'Giulia', fieldErrors: [], codeErrors: [], tokenError: null });
+      expect(payload).toMatchObject({ outcome: 'ACTIVATED', firstName: 'Giulia', userErrors: [] });
       expect(payload.voucher).toMatchObject({ percent: 20, minimumOrderValue: 150, currency: 'EUR' });
       expect(payload.voucher?.code).toMatch(/^WELCOME-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
       // 14 days from the moment the member became active.
@@ -192,7 +190,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
     it("checks the provider's names like typed ones", async () => {
       const { code } = await insertCode(database.db);
       const payload = await complete(socialInput(code, await socialToken({ firstName: 'R2-D2' })));
-      expect(payload.fieldErrors).toEqual([{ field: 'firstName', code: 'validation.invalidCharacters' }]);
+      expect(payload.userErrors).toEqual([{ code: 'INVALID_FIELD', field: 'firstName', messageId: 'validation.invalidCharacters' }]);
     });
 
     it('activates a pending member of that address instead (their old link then says ALREADY_ACTIVE) → ACTIVATED', async () => {
@@ -222,7 +220,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       const { id: codeId, code } = await insertCode(database.db, { balance: 3, inviterFirstName: 'Sophie' });
       const email = uniqueEmail('Unverified');
       const payload = await complete(socialInput(code, await socialToken({ email, emailVerified: false }), { language: 'de' }));
-      expect(payload).toMatchObject({ outcome: 'FORM_FINISHED', voucher: null, firstName: null, fieldErrors: [], codeErrors: [] });
+      expect(payload).toMatchObject({ outcome: 'FORM_FINISHED', voucher: null, firstName: null, userErrors: [] });
       const member = await database.db.selectFrom('members').selectAll().where('id', '=', payload.registrationId ?? '').executeTakeFirstOrThrow();
       expect(member).toMatchObject({ status: 'pending', activated_at: null, first_name: 'Giulia', language: 'de' });
       expect(await balanceOf(codeId)).toBe(3);
@@ -275,9 +273,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       registrationId: null,
       voucher: null,
       firstName: null,
-      fieldErrors: [],
-      codeErrors: [],
-      tokenError: null,
+      userErrors: [],
     });
     expect(await counts(database.db)).toEqual(before);
   });
@@ -285,17 +281,17 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
   it('requires at least one shopping preference, reported with the other field errors', async () => {
     const { code } = await insertCode(database.db);
     const before = await counts(database.db);
-    expect((await complete(socialInput(code, await socialToken(), { shoppingPreferences: [] }))).fieldErrors).toEqual([
-      { field: 'shoppingPreferences', code: 'validation.preferences' },
+    expect((await complete(socialInput(code, await socialToken(), { shoppingPreferences: [] }))).userErrors).toEqual([
+      { code: 'INVALID_FIELD', field: 'shoppingPreferences', messageId: 'validation.preferences' },
     ]);
     const many = await complete(
       socialInput(code, await socialToken(), { shoppingPreferences: [], termsAccepted: false, country: 'US', language: 'xx' }),
     );
-    expect(many.fieldErrors).toEqual([
-      { field: 'country', code: 'validation.country' },
-      { field: 'termsAccepted', code: 'validation.terms' },
-      { field: 'language', code: 'validation.language' },
-      { field: 'shoppingPreferences', code: 'validation.preferences' },
+    expect(many.userErrors).toEqual([
+      { code: 'INVALID_FIELD', field: 'country', messageId: 'validation.country' },
+      { code: 'INVALID_FIELD', field: 'termsAccepted', messageId: 'validation.terms' },
+      { code: 'INVALID_FIELD', field: 'language', messageId: 'validation.language' },
+      { code: 'INVALID_FIELD', field: 'shoppingPreferences', messageId: 'validation.preferences' },
     ]);
     expect(await counts(database.db)).toEqual(before);
   });
@@ -310,11 +306,11 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
   it('refuses a bad token alone, before any other check, and writes nothing', async () => {
     const { code } = await insertCode(database.db);
     const cases: [string, string][] = [
-      ['', 'MISSING'],
-      [`${await socialToken()}x`, 'INVALID'],
-      [await signLobbyToken({ email: uniqueEmail() }, TEST_SECRET, 900), 'INVALID'],
-      [await socialToken({}, new Date(Date.now() - 3_600_000)), 'EXPIRED'],
-      [await socialToken({ email: 'not an address' }), 'NO_EMAIL'],
+      ['', 'TOKEN_MISSING'],
+      [`${await socialToken()}x`, 'TOKEN_INVALID'],
+      [await signLobbyToken({ email: uniqueEmail() }, TEST_SECRET, 900), 'TOKEN_INVALID'],
+      [await socialToken({}, new Date(Date.now() - 3_600_000)), 'TOKEN_EXPIRED'],
+      [await socialToken({ email: 'not an address' }), 'TOKEN_NO_EMAIL'],
     ];
     const before = await counts(database.db);
     for (const [token, expected] of cases) {
@@ -325,9 +321,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
         registrationId: null,
         voucher: null,
         firstName: null,
-        fieldErrors: [],
-        codeErrors: [],
-        tokenError: expected,
+        userErrors: [{ code: expected, field: 'token', messageId: 'deny.invalid' }],
       });
     }
     expect(await counts(database.db)).toEqual(before);
@@ -343,16 +337,16 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
   });
 
   it.each([
-    ['an unknown code', {}, 'NO-SUCH-CODE', ['REGISTRATION_CODE_INVALID']],
-    ['an expired code', { expiresAt: '2025-01-01T00:00:00.000Z' }, null, ['REGISTRATION_CODE_EXPIRED']],
-    ['a code without balance', { balance: 0 }, null, ['REGISTRATION_CODE_NO_BALANCE_LEFT']],
-    ['a full code', { balance: 1, pendingMembers: 1 }, null, ['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']],
-    ['a blocked inviter', { inviterStatus: 'blocked' as const }, null, ['INVITER_INVALID']],
-  ])('reports %s as codeErrors and writes nothing', async (_label, fields, override, expected) => {
+    ['an unknown code', {}, 'NO-SUCH-CODE', 'REGISTRATION_CODE_INVALID'],
+    ['an expired code', { expiresAt: '2025-01-01T00:00:00.000Z' }, null, 'REGISTRATION_CODE_EXPIRED'],
+    ['a code without balance', { balance: 0 }, null, 'REGISTRATION_CODE_NO_BALANCE_LEFT'],
+    ['a full code', { balance: 1, pendingMembers: 1 }, null, 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS'],
+    ['a blocked inviter', { inviterStatus: 'blocked' as const }, null, 'INVITER_INVALID'],
+  ] as const)('reports %s as a code user error and writes nothing', async (_label, fields, override, expected) => {
     const { code } = await insertCode(database.db, fields);
     const before = await counts(database.db);
     const payload = await complete(socialInput(override ?? code, await socialToken()));
-    expect(payload).toMatchObject({ outcome: null, fieldErrors: [], codeErrors: expected, tokenError: null });
+    expect(payload).toMatchObject({ outcome: null, userErrors: [codeError(expected)] });
     expect(await counts(database.db)).toEqual(before);
   });
 
@@ -360,7 +354,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
     const { code } = await insertCode(database.db);
     const before = await counts(database.db);
     const payload = await complete(socialInput(code, await socialToken(), { referrer: 'https://www.mydealz.de/deals/velvet-rope-2291874' }));
-    expect(payload).toMatchObject({ outcome: null, fieldErrors: [], codeErrors: ['REFERER_INVALID'], tokenError: null });
+    expect(payload).toMatchObject({ outcome: null, userErrors: [{ code: 'REFERER_INVALID', field: 'registrationCode', messageId: 'deny.referrer' }] });
     expect(await counts(database.db)).toEqual(before);
     // Any other site is fine.
     expect((await complete(socialInput(code, await socialToken(), { referrer: 'https://friends.example/invite' }))).outcome).toBe('ACTIVATED');
@@ -374,8 +368,8 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
     const refused = results.filter((r) => r.outcome === null);
     expect(refused).toHaveLength(15);
     for (const r of refused) {
-      expect(r.codeErrors).toHaveLength(1);
-      expect(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS', 'REGISTRATION_CODE_NO_BALANCE_LEFT']).toContain(r.codeErrors[0]);
+      expect(r.userErrors).toHaveLength(1);
+      expect(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS', 'REGISTRATION_CODE_NO_BALANCE_LEFT']).toContain(r.userErrors[0]?.code);
     }
     expect(await balanceOf(id)).toBe(0);
     const members = await database.db.selectFrom('members').select('status').where('registration_code_id', '=', id).execute();

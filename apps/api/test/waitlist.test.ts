@@ -1,4 +1,5 @@
 /** Mutation.joinWaitlist and Query.lobbyToken end to end through Yoga, on SQLite and PostgreSQL. */
+import type { UserError } from '@velvet/validation/user-errors';
 import { SignJWT } from 'jose';
 import { derivePurposeKey, signLobbyToken, signSocialToken } from '@velvet/tokens/signed-token';
 import { describe, expect, it } from 'vitest';
@@ -9,15 +10,15 @@ import { uniqueEmail } from './support/registration.ts';
 
 const JOIN = /* GraphQL */ `
   mutation join($token: String!, $language: String) {
-    joinWaitlist(token: $token, language: $language) { outcome email tokenError }
+    joinWaitlist(token: $token, language: $language) { outcome email userErrors { code field messageId } }
   }
 `;
-const LOBBY_TOKEN = 'query lobby($token: String!) { lobbyToken(token: $token) { email tokenError } }';
+const LOBBY_TOKEN = 'query lobby($token: String!) { lobbyToken(token: $token) { email userErrors { code field messageId } } }';
 
 interface JoinPayload {
   outcome: string | null;
   email: string | null;
-  tokenError: string | null;
+  userErrors: UserError[];
 }
 
 const DAY = 86_400;
@@ -36,16 +37,16 @@ async function badTokens(): Promise<[string, string, string][]> {
     .setExpirationTime(iat + 60)
     .sign(await derivePurposeKey(TEST_SECRET, 'lobby'));
   return [
-    ['an empty token', '', 'MISSING'],
-    ['a tampered token', [header, forged.toString('base64url'), signature].join('.'), 'INVALID'],
-    ['a token signed with another secret', await signLobbyToken({ email: 'anna@example.test' }, 'another-secret-0123456789-0123456789', DAY), 'INVALID'],
-    ['garbage', 'not.a.token', 'INVALID'],
-    ['an expired token', await signLobbyToken({ email: 'anna@example.test' }, TEST_SECRET, 60, new Date(Date.now() - 3_600_000)), 'EXPIRED'],
-    ['a token without an email', withoutEmail, 'NO_EMAIL'],
+    ['an empty token', '', 'TOKEN_MISSING'],
+    ['a tampered token', [header, forged.toString('base64url'), signature].join('.'), 'TOKEN_INVALID'],
+    ['a token signed with another secret', await signLobbyToken({ email: 'anna@example.test' }, 'another-secret-0123456789-0123456789', DAY), 'TOKEN_INVALID'],
+    ['garbage', 'not.a.token', 'TOKEN_INVALID'],
+    ['an expired token', await signLobbyToken({ email: 'anna@example.test' }, TEST_SECRET, 60, new Date(Date.now() - 3_600_000)), 'TOKEN_EXPIRED'],
+    ['a token without an email', withoutEmail, 'TOKEN_NO_EMAIL'],
     [
       'a social token used as a lobby token',
       await signSocialToken({ email: 'anna@example.test', emailVerified: true, provider: 'google', subject: '1' }, TEST_SECRET, 900),
-      'INVALID',
+      'TOKEN_INVALID',
     ],
   ];
 }
@@ -59,8 +60,8 @@ describe.each(ENGINES)('waiting list on %s', (engine) => {
     expect(body.errors).toBeUndefined();
     const payload = body.data?.joinWaitlist;
     if (!payload) throw new Error('no joinWaitlist payload');
-    // exactly one of outcome and tokenError
-    expect(payload.outcome === null).toBe(payload.tokenError !== null);
+    // outcome is null exactly when the token was refused
+    expect(payload.outcome === null).toBe(payload.userErrors.length > 0);
     return payload;
   }
 
@@ -70,7 +71,7 @@ describe.each(ENGINES)('waiting list on %s', (engine) => {
     const email = uniqueEmail('Lobby');
     const joinedAt = api.clock.fix('2026-11-24T17:45:12.345Z');
     const payload = await join(await signLobbyToken({ email }, TEST_SECRET, 30 * DAY, joinedAt), 'DE');
-    expect(payload).toEqual({ outcome: 'JOINED', email: email.toLowerCase(), tokenError: null });
+    expect(payload).toEqual({ outcome: 'JOINED', email: email.toLowerCase(), userErrors: [] });
     const rows = await entries();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ email: email.toLowerCase(), language: 'de', invited_at: null, registration_code_id: null });
@@ -94,7 +95,7 @@ describe.each(ENGINES)('waiting list on %s', (engine) => {
     const [first] = await entries();
     // Another link for the same address (upper-cased) and another language: still one entry.
     const again = await join(await signLobbyToken({ email: email.toUpperCase() }, TEST_SECRET, DAY), 'sv');
-    expect(again).toEqual({ outcome: 'ALREADY_ON_LIST', email, tokenError: null });
+    expect(again).toEqual({ outcome: 'ALREADY_ON_LIST', email, userErrors: [] });
     expect(await entries()).toEqual([first]);
   });
 
@@ -105,25 +106,25 @@ describe.each(ENGINES)('waiting list on %s', (engine) => {
     expect(await entries()).toHaveLength(1);
   });
 
-  it('refuses every kind of bad token with its TokenError and writes nothing', async () => {
+  it('refuses every kind of bad token with its TOKEN_* user error and writes nothing', async () => {
     for (const [label, token, expected] of await badTokens()) {
-      expect(await join(token), label).toEqual({ outcome: null, email: null, tokenError: expected });
+      expect(await join(token), label).toEqual({ outcome: null, email: null, userErrors: [{ code: expected, field: 'token', messageId: 'deny.invalid' }] });
     }
     expect(await entries()).toEqual([]);
   });
 
   describe('lobbyToken', () => {
     it("gives a good token's address", async () => {
-      const { body } = await graphql<{ lobbyToken: { email: string | null; tokenError: string | null } }>(api.yoga, LOBBY_TOKEN, {
+      const { body } = await graphql<{ lobbyToken: { email: string | null; userErrors: UserError[] } }>(api.yoga, LOBBY_TOKEN, {
         variables: { token: await signLobbyToken({ email: 'Anna@Example.test' }, TEST_SECRET, DAY) },
       });
-      expect(body).toEqual({ data: { lobbyToken: { email: 'anna@example.test', tokenError: null } } });
+      expect(body).toEqual({ data: { lobbyToken: { email: 'anna@example.test', userErrors: [] } } });
     });
 
     it('gives the reason for every bad token', async () => {
       for (const [label, token, expected] of await badTokens()) {
         const { body } = await graphql<{ lobbyToken: unknown }>(api.yoga, LOBBY_TOKEN, { variables: { token } });
-        expect(body.data?.lobbyToken, label).toEqual({ email: null, tokenError: expected });
+        expect(body.data?.lobbyToken, label).toEqual({ email: null, userErrors: [{ code: expected, field: 'token', messageId: 'deny.invalid' }] });
       }
       expect(await entries()).toEqual([]);
     });

@@ -1,16 +1,14 @@
-/** The GraphQL TokenError of a signed token's failure (@velvet/tokens, docs/decisions/009). */
+/** The user-error code of a signed token's failure (@velvet/tokens, docs/decisions/009). */
 import type { TokenFailure } from '@velvet/tokens/signed-token';
+import type { TokenErrorCode } from '@velvet/validation/user-errors';
 
-export const TOKEN_ERRORS = ['MISSING', 'INVALID', 'EXPIRED', 'NO_EMAIL'] as const;
-export type TokenError = (typeof TOKEN_ERRORS)[number];
-
-const BY_FAILURE: Record<TokenFailure, TokenError> = {
-  missing: 'MISSING',
-  invalid: 'INVALID',
-  expired: 'EXPIRED',
-  'no-email': 'NO_EMAIL',
+const BY_FAILURE: Record<TokenFailure, TokenErrorCode> = {
+  missing: 'TOKEN_MISSING',
+  invalid: 'TOKEN_INVALID',
+  expired: 'TOKEN_EXPIRED',
+  'no-email': 'TOKEN_NO_EMAIL',
 };
 
-export function tokenError(failure: TokenFailure): TokenError {
+export function tokenErrorCode(failure: TokenFailure): TokenErrorCode {
   return BY_FAILURE[failure];
 }

@@ -7,8 +7,9 @@ import { loginAdmin, revokeAdminSession } from '../auth/admin-sessions.ts';
 import type { AdminSessionInfo } from '../auth/admin-sessions.ts';
 import { generateRegistrationLink } from '../services/generate-registration-link.ts';
 import type { GeneratedLink } from '../services/generate-registration-link.ts';
+import type { UserError } from '@velvet/validation/user-errors';
 import { builder } from './builder.ts';
-import { RegistrationCodeErrorEnum } from './registration-code.ts';
+import { UserErrorRef, userErrorsOf } from './user-errors.ts';
 
 /** Admin-only fields throw this when the request has no live admin session. */
 export async function requireAdmin(ctx: ApiContext): Promise<AdminSessionInfo> {
@@ -17,15 +18,14 @@ export async function requireAdmin(ctx: ApiContext): Promise<AdminSessionInfo> {
   return session;
 }
 
-const AdminLoginErrorEnum = builder.enumType('AdminLoginError', {
-  values: { INVALID_CREDENTIALS: { value: 'INVALID_CREDENTIALS', description: 'Unknown email or wrong password (not told apart).' } } as const,
-});
+type LoginResult = { token: string | null; expiresAt: string | null; userErrors: UserError[] };
 
-type LoginResult = { token: string | null; expiresAt: string | null; error: 'INVALID_CREDENTIALS' | null };
+/** Unknown email or wrong password, not told apart. */
+const INVALID_CREDENTIALS: UserError = { code: 'INVALID_CREDENTIALS', field: null, messageId: 'admin.login.invalid' };
 
 const AdminLoginPayloadRef = builder.objectRef<LoginResult>('AdminLoginPayload');
 AdminLoginPayloadRef.implement({
-  description: 'Either token and expiresAt, or error.',
+  description: 'Either token and expiresAt, or userErrors (INVALID_CREDENTIALS).',
   fields: (t) => ({
     token: t.string({
       nullable: true,
@@ -33,7 +33,7 @@ AdminLoginPayloadRef.implement({
       resolve: (r) => r.token,
     }),
     expiresAt: t.string({ nullable: true, description: 'ISO 8601; 8 hours after sign-in.', resolve: (r) => r.expiresAt }),
-    error: t.field({ type: AdminLoginErrorEnum, nullable: true, resolve: (r) => r.error }),
+    userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => r.userErrors }),
   }),
 });
 
@@ -51,10 +51,10 @@ GenerateRegistrationLinkPayloadRef.implement({
   fields: (t) => ({
     url: t.string({ nullable: true, description: '`<site>/?rc=CODE&validityTimestamp=...`, valid 14 days.', resolve: (r) => r.url }),
     expiresAt: t.string({ nullable: true, description: 'ISO 8601.', resolve: (r) => r.expiresAt }),
-    errors: t.field({
-      type: [RegistrationCodeErrorEnum],
+    userErrors: t.field({
+      type: [UserErrorRef],
       description: 'Blocking code errors as in registrationCodeDetails (REGISTRATION_TIMESTAMP_MISSING excepted); no url when non-empty.',
-      resolve: (r) => r.errors,
+      resolve: (r) => userErrorsOf({ codeErrors: r.errors }),
     }),
   }),
 });
@@ -78,10 +78,10 @@ builder.mutationField('adminLogin', (t) =>
         // Many failures everywhere (a distributed guess): slower answers, never a lockout.
         const failures = await ctx.limiters.adminLoginFailures.consume('all');
         if (!failures.allowed) await setTimeout(ADMIN_LOGIN_SLOWDOWN_MS);
-        return { token: null, expiresAt: null, error: 'INVALID_CREDENTIALS' as const };
+        return { token: null, expiresAt: null, userErrors: [INVALID_CREDENTIALS] };
       }
       ctx.logger.info({ event: 'admin-login' }, 'admin signed in');
-      return { token: result.token, expiresAt: result.expiresAt, error: null };
+      return { token: result.token, expiresAt: result.expiresAt, userErrors: [] };
     },
   }),
 );

@@ -2,16 +2,16 @@ import { enforceRateLimit } from '../rate-limit.ts';
 import { applyForMembership } from '../services/apply-for-membership.ts';
 import type { ApplyForMembershipResult } from '../services/apply-for-membership.ts';
 import { builder } from './builder.ts';
-import { FieldErrorRef } from './registration.ts';
+import { UserErrorRef, userErrorsOf } from './user-errors.ts';
 
 const ApplyForMembershipPayloadRef = builder.objectRef<ApplyForMembershipResult>('ApplyForMembershipPayload');
 ApplyForMembershipPayloadRef.implement({
   description:
     'accepted is true for every well-formed address — new, repeated or already a member — so the answer reveals nothing ' +
-    'about anyone; otherwise false with fieldErrors (field email).',
+    'about anyone; otherwise false with userErrors (field email).',
   fields: (t) => ({
     accepted: t.exposeBoolean('accepted'),
-    fieldErrors: t.field({ type: [FieldErrorRef], resolve: (r) => r.fieldErrors }),
+    userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
   }),
 });
 

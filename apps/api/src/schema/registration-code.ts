@@ -6,7 +6,7 @@ import type { RegistrationCodeCheck } from '../services/check-registration-code.
 import type { CountryOption } from '../services/list-country-options.ts';
 import { builder } from './builder.ts';
 
-export const RegistrationCodeErrorEnum = builder.enumType('RegistrationCodeError', {
+const RegistrationCodeErrorEnum = builder.enumType('RegistrationCodeError', {
   description: 'Why a registration code cannot be used. Every value except CUSTOMIZATION_MISSING is blocking.',
   values: Object.fromEntries(
     REGISTRATION_CODE_ERRORS.map((name) => [name, { value: name, description: REGISTRATION_CODE_ERROR_TABLE[name].description }]),

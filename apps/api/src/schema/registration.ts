@@ -7,11 +7,12 @@ import type { ActivationResult } from '../services/activate-account.ts';
 import type { IssuedWelcomeVoucher } from '../domain/member-activation.ts';
 import { issueMemberToken } from '../auth/member-identity.ts';
 import { registerMember } from '../services/register-member.ts';
-import type { FieldError, RegisterResult } from '../services/registration/outcomes.ts';
+import type { RegisterResult } from '../services/registration/outcomes.ts';
 import type { Db } from '../db/connect.ts';
 import type { RegistrationEvents, RegistrationStatusEvent } from '../domain/registration-events.ts';
 import { builder } from './builder.ts';
-import { RegistrationCodeErrorEnum } from './registration-code.ts';
+import type { UserError } from '@velvet/validation/user-errors';
+import { UserErrorRef, userErrorsOf } from './user-errors.ts';
 
 export const GenderEnum = builder.enumType('Gender', {
   description: 'Form of address: Ms/Mrs is FEMALE, Mr is MALE.',
@@ -36,23 +37,6 @@ const RegistrationOutcomeEnum = builder.enumType('RegistrationOutcome', {
       description: 'The address awaits activation; a new activation email was sent (at most 3 an hour).',
     },
   } as const,
-});
-
-export const FieldErrorRef = builder.objectRef<FieldError>('FieldError');
-FieldErrorRef.implement({
-  description: 'A form field that was refused.',
-  fields: (t) => ({
-    field: t.exposeString('field', {
-      description: 'email, gender, firstName, lastName, country, termsAccepted, language or shoppingPreferences.',
-    }),
-    code: t.exposeString('code', {
-      description:
-        'An i18n message id: validation.email, validation.emailTooLong, validation.gender, validation.firstName, validation.lastName, ' +
-        'validation.nameTooLong, validation.invalidCharacters, validation.country, validation.terms, ' +
-        'validation.legalVersion (the accepted terms or data policy are not the current ones), validation.language or ' +
-        'validation.preferences (no shopping preference chosen).',
-    }),
-  }),
 });
 
 const RegisterInputRef = builder.inputType('RegisterInput', {
@@ -81,7 +65,7 @@ const RegisterInputRef = builder.inputType('RegisterInput', {
 
 const RegisterPayloadRef = builder.objectRef<RegisterResult>('RegisterPayload');
 RegisterPayloadRef.implement({
-  description: 'The result of a registration. Refusals are data: outcome is null exactly when fieldErrors or codeErrors is non-empty.',
+  description: 'The result of a registration. Refusals are data: outcome is null exactly when userErrors is non-empty.',
   fields: (t) => ({
     outcome: t.field({ type: RegistrationOutcomeEnum, nullable: true, resolve: (r) => r.outcome }),
     registrationId: t.string({
@@ -89,12 +73,7 @@ RegisterPayloadRef.implement({
       description: 'For FORM_FINISHED: subscribe to registrationStatus with it. Never for ACCOUNT_PENDING: an address already known is not handed to whoever typed it.',
       resolve: (r) => r.registrationId,
     }),
-    fieldErrors: t.field({ type: [FieldErrorRef], resolve: (r) => r.fieldErrors }),
-    codeErrors: t.field({
-      type: [RegistrationCodeErrorEnum],
-      description: 'Blocking registration-code errors, the same rules as registrationCodeDetails.',
-      resolve: (r) => r.codeErrors,
-    }),
+    userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
   }),
 });
 
@@ -105,8 +84,6 @@ const ActivationOutcomeEnum = builder.enumType('ActivationOutcome', {
       value: 'ALREADY_ACTIVE',
       description: "The member's account was active before this call (the link was used already, or a newer one was): nothing changed.",
     },
-    NOT_FOUND: { value: 'NOT_FOUND', description: 'No such activation link (invalid link).' },
-    FAILED: { value: 'FAILED', description: 'The link expired, was already used, was replaced by a newer email, or the account cannot be activated.' },
   } as const,
 });
 
@@ -128,12 +105,18 @@ WelcomeVoucherRef.implement({
 
 const ActivateAccountPayloadRef = builder.objectRef<ActivationResult>('ActivateAccountPayload');
 ActivateAccountPayloadRef.implement({
+  description: 'outcome is null exactly when userErrors holds ACTIVATION_LINK_UNKNOWN or ACTIVATION_LINK_UNUSABLE.',
   fields: (t) => ({
-    outcome: t.field({ type: ActivationOutcomeEnum, resolve: (r) => r.outcome }),
+    outcome: t.field({
+      type: ActivationOutcomeEnum,
+      nullable: true,
+      resolve: (r) => (r.outcome === 'ACTIVATED' || r.outcome === 'ALREADY_ACTIVE' ? r.outcome : null),
+    }),
+    userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => activationUserErrors(r.outcome) }),
     voucher: t.field({ type: WelcomeVoucherRef, nullable: true, description: 'Set when ACTIVATED.', resolve: (r) => r.voucher }),
     firstName: t.string({ nullable: true, description: 'Set when ACTIVATED or ALREADY_ACTIVE (null when the member gave none).', resolve: (r) => r.firstName }),
-    language: t.string({ nullable: true, description: "The member's language, also for FAILED and ALREADY_ACTIVE.", resolve: (r) => r.language }),
-    registrationId: t.string({ nullable: true, description: 'Set for ACTIVATED, ALREADY_ACTIVE and FAILED.', resolve: (r) => r.registrationId }),
+    language: t.string({ nullable: true, description: "The member's language, also for ALREADY_ACTIVE and ACTIVATION_LINK_UNUSABLE.", resolve: (r) => r.language }),
+    registrationId: t.string({ nullable: true, description: 'Set for ACTIVATED, ALREADY_ACTIVE and ACTIVATION_LINK_UNUSABLE.', resolve: (r) => r.registrationId }),
     memberToken: t.string({
       nullable: true,
       description:
@@ -144,6 +127,12 @@ ActivateAccountPayloadRef.implement({
     }),
   }),
 });
+
+function activationUserErrors(outcome: ActivationResult['outcome']): UserError[] {
+  if (outcome === 'NOT_FOUND') return [{ code: 'ACTIVATION_LINK_UNKNOWN', field: 'activationId', messageId: 'activationError.invalidLink.text' }];
+  if (outcome === 'FAILED') return [{ code: 'ACTIVATION_LINK_UNUSABLE', field: 'activationId', messageId: 'activationError.failed.text' }];
+  return [];
+}
 
 const RegistrationStateEnum = builder.enumType('RegistrationState', {
   values: {

@@ -5,9 +5,8 @@ import { completeSocialRegistration } from '../services/complete-social-registra
 import { issueMemberToken } from '../auth/member-identity.ts';
 import type { SocialRegistrationResult } from '../services/complete-social-registration.ts';
 import { builder } from './builder.ts';
-import { RegistrationCodeErrorEnum } from './registration-code.ts';
-import { FieldErrorRef, GenderEnum, WelcomeVoucherRef } from './registration.ts';
-import { TokenErrorEnum } from './signed-tokens.ts';
+import { GenderEnum, WelcomeVoucherRef } from './registration.ts';
+import { UserErrorRef, userErrorsOf } from './user-errors.ts';
 
 const ShoppingPreferenceEnum = builder.enumType('ShoppingPreference', {
   description: 'What a member likes to shop (the social second step).',
@@ -55,7 +54,7 @@ const CompleteSocialRegistrationInputRef = builder.inputType('CompleteSocialRegi
     shoppingPreferences: t.field({
       type: [ShoppingPreferenceEnum],
       required: true,
-      description: 'At least one (else fieldErrors shoppingPreferences / validation.preferences).',
+      description: 'At least one (else the userError shoppingPreferences / validation.preferences).',
     }),
   }),
 });
@@ -63,8 +62,8 @@ const CompleteSocialRegistrationInputRef = builder.inputType('CompleteSocialRegi
 const CompleteSocialRegistrationPayloadRef = builder.objectRef<SocialRegistrationResult>('CompleteSocialRegistrationPayload');
 CompleteSocialRegistrationPayloadRef.implement({
   description:
-    'outcome is null exactly when tokenError is set or fieldErrors or codeErrors is non-empty. A refused token is reported ' +
-    'alone (nothing else is checked, nothing written).',
+    'outcome is null exactly when userErrors is non-empty. A refused token (TOKEN_*) is reported alone (nothing else is ' +
+    'checked, nothing written).',
   fields: (t) => ({
     outcome: t.field({ type: SocialRegistrationOutcomeEnum, nullable: true, resolve: (r) => r.outcome }),
     registrationId: t.string({
@@ -80,13 +79,7 @@ CompleteSocialRegistrationPayloadRef.implement({
       resolve: (r, _args, ctx) =>
         r.outcome === 'ACTIVATED' && r.registrationId ? issueMemberToken(ctx.env.APP_SECRET, r.registrationId) : null,
     }),
-    fieldErrors: t.field({ type: [FieldErrorRef], resolve: (r) => r.fieldErrors }),
-    codeErrors: t.field({
-      type: [RegistrationCodeErrorEnum],
-      description: 'Blocking registration-code errors, the same rules as register.',
-      resolve: (r) => r.codeErrors,
-    }),
-    tokenError: t.field({ type: TokenErrorEnum, nullable: true, resolve: (r) => r.tokenError }),
+    userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
   }),
 });
 

@@ -4,8 +4,7 @@ import type { JoinWaitlistResult, LobbyTokenDetails } from '../services/join-wai
 import { requestLobbyLink } from '../services/request-lobby-link.ts';
 import type { RequestLobbyLinkResult } from '../services/request-lobby-link.ts';
 import { builder } from './builder.ts';
-import { FieldErrorRef } from './registration.ts';
-import { TokenErrorEnum } from './signed-tokens.ts';
+import { UserErrorRef, userErrorsOf } from './user-errors.ts';
 
 const JoinWaitlistOutcomeEnum = builder.enumType('JoinWaitlistOutcome', {
   values: {
@@ -16,20 +15,20 @@ const JoinWaitlistOutcomeEnum = builder.enumType('JoinWaitlistOutcome', {
 
 const JoinWaitlistPayloadRef = builder.objectRef<JoinWaitlistResult>('JoinWaitlistPayload');
 JoinWaitlistPayloadRef.implement({
-  description: 'Exactly one of outcome and tokenError is set.',
+  description: 'outcome is null exactly when userErrors (a refused token) is non-empty.',
   fields: (t) => ({
     outcome: t.field({ type: JoinWaitlistOutcomeEnum, nullable: true, resolve: (r) => r.outcome }),
     email: t.string({ nullable: true, description: "The token's address (set with outcome).", resolve: (r) => r.email }),
-    tokenError: t.field({ type: TokenErrorEnum, nullable: true, resolve: (r) => r.tokenError }),
+    userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
   }),
 });
 
 const LobbyTokenDetailsRef = builder.objectRef<LobbyTokenDetails>('LobbyTokenDetails');
 LobbyTokenDetailsRef.implement({
-  description: 'What a lobby token says. Exactly one of email and tokenError is set.',
+  description: 'What a lobby token says: email is null exactly when userErrors (a refused token) is non-empty.',
   fields: (t) => ({
     email: t.string({ nullable: true, resolve: (r) => r.email }),
-    tokenError: t.field({ type: TokenErrorEnum, nullable: true, resolve: (r) => r.tokenError }),
+    userErrors: t.field({ type: [UserErrorRef], description: 'Empty when the token is good.', resolve: (r) => userErrorsOf(r) }),
   }),
 });
 
@@ -62,10 +61,10 @@ const RequestLobbyLinkPayloadRef = builder.objectRef<RequestLobbyLinkResult>('Re
 RequestLobbyLinkPayloadRef.implement({
   description:
     'sent is true for every well-formed address — new, on the list already or a member — so the answer reveals nothing about ' +
-    'anyone; otherwise false with fieldErrors (field email).',
+    'anyone; otherwise false with userErrors (field email).',
   fields: (t) => ({
     sent: t.exposeBoolean('sent'),
-    fieldErrors: t.field({ type: [FieldErrorRef], resolve: (r) => r.fieldErrors }),
+    userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
   }),
 });
 

@@ -14,8 +14,8 @@ import type { IssuedWelcomeVoucher } from '../domain/member-activation.ts';
 import type { FieldError, RegisterDeps, RegistrationRunOutcome } from './registration/outcomes.ts';
 import { runRegistration } from './register-member.ts';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
-import type { TokenError } from '../domain/token-errors.ts';
-import { tokenError } from '../domain/token-errors.ts';
+import type { TokenErrorCode } from '@velvet/validation/user-errors';
+import { tokenErrorCode } from '../domain/token-errors.ts';
 
 /**
  * Mutation.completeSocialRegistration's input: register's fields (the blocked-referrer rule
@@ -34,7 +34,7 @@ export interface SocialRegistrationResult {
   firstName: string | null;
   fieldErrors: FieldError[];
   codeErrors: RegistrationCodeError[];
-  tokenError: TokenError | null;
+  tokenError: TokenErrorCode | null;
 }
 
 /** The form's value when given, else the provider's. */
@@ -56,7 +56,7 @@ export async function completeSocialRegistration(
       firstName: null,
       fieldErrors: [],
       codeErrors: [],
-      tokenError: tokenError(verified.reason),
+      tokenError: tokenErrorCode(verified.reason),
     };
   }
   const { claims } = verified;

@@ -10,8 +10,8 @@ import type { Locale } from '@velvet/i18n/locales';
 import { verifyLobbyToken } from '@velvet/tokens/signed-token';
 import type { Db } from '../db/connect.ts';
 import type { Logger } from '../logger.ts';
-import type { TokenError } from '../domain/token-errors.ts';
-import { tokenError } from '../domain/token-errors.ts';
+import type { TokenErrorCode } from '@velvet/validation/user-errors';
+import { tokenErrorCode } from '../domain/token-errors.ts';
 
 type JoinWaitlistOutcome = 'JOINED' | 'ALREADY_ON_LIST';
 
@@ -19,7 +19,7 @@ export interface JoinWaitlistResult {
   outcome: JoinWaitlistOutcome | null;
   /** The token's address, when the token is good. */
   email: string | null;
-  tokenError: TokenError | null;
+  tokenError: TokenErrorCode | null;
 }
 
 export interface JoinWaitlistDeps {
@@ -44,7 +44,7 @@ export async function joinWaitlist(
   const verified = await verifyLobbyToken(input.token, deps.secret, now);
   if (!verified.ok) {
     deps.logger?.info({ reason: verified.reason }, 'waitlist: lobby token refused');
-    return { outcome: null, email: null, tokenError: tokenError(verified.reason) };
+    return { outcome: null, email: null, tokenError: tokenErrorCode(verified.reason) };
   }
   const { email } = verified.claims;
   const at = now.toISOString();
@@ -69,11 +69,11 @@ export async function joinWaitlist(
 
 export interface LobbyTokenDetails {
   email: string | null;
-  tokenError: TokenError | null;
+  tokenError: TokenErrorCode | null;
 }
 
 /** Query.lobbyToken: the address a lobby token names, or why it is refused. Reads nothing else. */
 export async function describeLobbyToken(secret: string, token: string, now: Date = new Date()): Promise<LobbyTokenDetails> {
   const verified = await verifyLobbyToken(token, secret, now);
-  return verified.ok ? { email: verified.claims.email, tokenError: null } : { email: null, tokenError: tokenError(verified.reason) };
+  return verified.ok ? { email: verified.claims.email, tokenError: null } : { email: null, tokenError: tokenErrorCode(verified.reason) };
 }

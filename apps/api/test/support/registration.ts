@@ -1,4 +1,5 @@
 /** Registration helpers for tests: a valid form, the mutations, and the link id an email would carry. */
+import type { UserError } from '@velvet/validation/user-errors';
 import type { Db } from '../../src/db/connect.ts';
 import type { ActivationEmailPayload } from '../../src/mail/outbox.ts';
 import { unsealFromOutbox } from '../../src/mail/outbox.ts';
@@ -35,8 +36,7 @@ export const REGISTER = /* GraphQL */ `
     register(input: $input) {
       outcome
       registrationId
-      fieldErrors { field code }
-      codeErrors
+      userErrors { code field messageId }
     }
   }
 `;
@@ -49,6 +49,7 @@ export const ACTIVATE = /* GraphQL */ `
       firstName
       language
       registrationId
+      userErrors { code field messageId }
     }
   }
 `;
@@ -56,8 +57,7 @@ export const ACTIVATE = /* GraphQL */ `
 export interface RegisterPayload {
   outcome: string | null;
   registrationId: string | null;
-  fieldErrors: { field: string; code: string }[];
-  codeErrors: string[];
+  userErrors: UserError[];
 }
 
 /** The activation ids of the emails queued for `recipient`, oldest first (what the emails would link to). */

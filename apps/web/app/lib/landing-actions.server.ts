@@ -6,6 +6,7 @@
 import { invitationSearch } from '@velvet/validation/links';
 import { emailForm } from '@velvet/validation/registration';
 import { accessCodeForm, refusalMessage } from '@velvet/validation/registration-code';
+import { fieldMessages } from '@velvet/validation/user-errors';
 import { redirect, type RouterContextProvider } from 'react-router';
 import { callApi } from './api.server.ts';
 import { localeContext } from './context.ts';
@@ -30,7 +31,7 @@ export async function joinWaitlist({ request, context }: Args, formData: FormDat
   const value = submission.value.email;
   const sent = await callApi(requestLobbyLink, { email: value, language: context.get(localeContext).locale }, { request, context });
   if (!sent.ok) return { errors: [], value, notice: apiFailureMessage(sent.error) };
-  const errors = sent.data.requestLobbyLink.fieldErrors.map((e) => e.code);
+  const errors = fieldMessages(sent.data.requestLobbyLink.userErrors).map((e) => e.messageId);
   return { errors, value, sent: errors.length === 0 };
 }
 

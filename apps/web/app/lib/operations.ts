@@ -46,7 +46,7 @@ export const getCountryDetails = operation(
 export const register = operation(
   'register',
   graphql(`mutation register($input: RegisterInput!) {
-  register(input: $input) { outcome registrationId fieldErrors { field code } codeErrors }
+  register(input: $input) { outcome registrationId userErrors { code field messageId } }
 }`),
 );
 
@@ -56,6 +56,7 @@ export const activateAccount = operation(
   activateAccount(activationId: $activationId) {
     outcome firstName language registrationId memberToken
     voucher { percent minimumOrderValue currency validUntil code }
+    userErrors { code field messageId }
   }
 }`),
 );
@@ -78,7 +79,7 @@ export const registrationStatusSubscription = operation(
 export const adminLogin = operation(
   'adminLogin',
   graphql(`mutation adminLogin($email: String!, $password: String!) {
-  adminLogin(email: $email, password: $password) { token expiresAt error }
+  adminLogin(email: $email, password: $password) { token expiresAt userErrors { code field messageId } }
 }`),
 );
 
@@ -95,28 +96,28 @@ export const getAdminSession = operation(
 export const generateRegistrationLink = operation(
   'generateRegistrationLink',
   graphql(`mutation generateRegistrationLink($registrationCode: String!) {
-  generateRegistrationLink(registrationCode: $registrationCode) { url expiresAt errors }
+  generateRegistrationLink(registrationCode: $registrationCode) { url expiresAt userErrors { code field messageId } }
 }`),
 );
 
 export const joinWaitlist = operation(
   'joinWaitlist',
   graphql(`mutation joinWaitlist($token: String!, $language: String) {
-  joinWaitlist(token: $token, language: $language) { outcome email tokenError }
+  joinWaitlist(token: $token, language: $language) { outcome email userErrors { code field messageId } }
 }`),
 );
 
 export const requestLobbyLink = operation(
   'requestLobbyLink',
   graphql(`mutation requestLobbyLink($email: String!, $language: String) {
-  requestLobbyLink(email: $email, language: $language) { sent fieldErrors { field code } }
+  requestLobbyLink(email: $email, language: $language) { sent userErrors { code field messageId } }
 }`),
 );
 
 export const applyForMembership = operation(
   'applyForMembership',
   graphql(`mutation applyForMembership($email: String!, $language: String, $country: String) {
-  applyForMembership(email: $email, language: $language, country: $country) { accepted fieldErrors { field code } }
+  applyForMembership(email: $email, language: $language, country: $country) { accepted userErrors { code field messageId } }
 }`),
 );
 
@@ -126,9 +127,7 @@ export const completeSocialRegistration = operation(
   completeSocialRegistration(input: $input) {
     outcome registrationId firstName memberToken
     voucher { percent minimumOrderValue currency validUntil code }
-    fieldErrors { field code }
-    codeErrors
-    tokenError
+    userErrors { code field messageId }
   }
 }`),
 );

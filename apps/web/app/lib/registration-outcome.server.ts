@@ -5,23 +5,25 @@
  * (denyRefusedCode in registration.server.ts, beside deny).
  */
 import type { Prefix } from '@velvet/i18n/locales';
+import { fieldMessages } from '@velvet/validation/user-errors';
+import type { UserError } from '@velvet/validation/user-errors';
 import { redirect } from 'react-router';
 import { localizedPath } from './i18n.ts';
 
 /**
- * The API's field errors by the form field that shows them; `shownAs` names it (null: the
- * error goes above the form). Every field is its own by default.
+ * The API's refused fields (userErrors INVALID_FIELD) by the form field that shows them;
+ * `shownAs` names it (null: the error goes above the form). Every field is its own by default.
  */
 export function groupFieldErrors(
-  errors: readonly { field: string; code: string }[],
+  errors: readonly UserError[],
   shownAs: (field: string) => string | null = (field) => field,
 ): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
   const fieldErrors: Record<string, string[]> = {};
   const formErrors = new Set<string>();
-  for (const { field, code } of errors) {
+  for (const { field, messageId } of fieldMessages(errors)) {
     const shown = shownAs(field);
-    if (shown) (fieldErrors[shown] ??= []).push(code);
-    else formErrors.add(code);
+    if (shown) (fieldErrors[shown] ??= []).push(messageId);
+    else formErrors.add(messageId);
   }
   return { fieldErrors, formErrors: [...formErrors] };
 }

@@ -15,6 +15,7 @@ import {
   registrationForm,
 } from '@velvet/validation/registration';
 import { verdict, type DenyReason, type RegistrationCodeError } from '@velvet/validation/registration-code';
+import { codeErrorsIn } from '@velvet/validation/user-errors';
 import type { SubmissionResult } from '@conform-to/react';
 import { redirect, type RouterContextProvider } from 'react-router';
 import { callApi, type ApiFailure } from './api.server.ts';
@@ -222,10 +223,10 @@ export async function handleRegistration(
   if (!result.ok) return failureReply(submission, result.error);
   const payload = result.data.register;
   // `register` checked the code itself and returns its refusal as data.
-  await denyRefusedCode({ request, context }, payload.codeErrors, invitation, referrer);
-  if (payload.fieldErrors.length || !payload.outcome) {
-    const { fieldErrors } = groupFieldErrors(payload.fieldErrors);
-    return formResult(submission, { fieldErrors, ...(payload.fieldErrors.length ? {} : { notice: { id: 'error.generic' } }) });
+  await denyRefusedCode({ request, context }, codeErrorsIn(payload.userErrors), invitation, referrer);
+  if (!payload.outcome) {
+    const { fieldErrors } = groupFieldErrors(payload.userErrors);
+    return formResult(submission, { fieldErrors, ...(Object.keys(fieldErrors).length ? {} : { notice: { id: 'error.generic' } }) });
   }
   const cookie = await save({
     ...flow,

@@ -41,8 +41,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await callApi(activateAccount, { activationId }, { request, context });
   if (!result.ok) return { activated: null, alreadyActive: false, notice: apiFailureMessage(result.error) };
   const payload = result.data.activateAccount;
-  if (payload.outcome === 'NOT_FOUND') throw redirect(localizedPath(prefix, '/registration/activateaccountError', 'error=invalid'));
-  if (payload.outcome === 'FAILED') throw redirect(localizedPath(prefix, '/registration/activateaccountError', 'error=failed'));
+  if (!payload.outcome) {
+    const unknown = payload.userErrors.some((e) => e.code === 'ACTIVATION_LINK_UNKNOWN');
+    throw redirect(localizedPath(prefix, '/registration/activateaccountError', unknown ? 'error=invalid' : 'error=failed'));
+  }
   if (payload.outcome === 'ALREADY_ACTIVE') return { activated: null, alreadyActive: true, notice: null };
   // Activated in the browser that registered: "Shop now" leads back to where the visitor came from.
   const { flow } = await readFlow(request, context);

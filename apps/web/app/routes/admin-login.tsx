@@ -41,9 +41,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success') return { result: submission.reply({ hideFields: ['password'] }), notice: null, attempt: crypto.randomUUID() };
   const result = await callApi(adminLogin, submission.value, { request, context });
   if (!result.ok) return { result: submission.reply({ hideFields: ['password'] }), notice: apiFailureMessage(result.error), attempt: crypto.randomUUID() };
-  const { token, error } = result.data.adminLogin;
-  if (error || !token) {
-    return { result: submission.reply({ formErrors: ['admin.login.invalid'], hideFields: ['password'] }), notice: null, attempt: crypto.randomUUID() };
+  const { token, userErrors } = result.data.adminLogin;
+  if (!token) {
+    const formErrors = userErrors.length ? userErrors.map((e) => e.messageId) : ['admin.login.invalid'];
+    return { result: submission.reply({ formErrors, hideFields: ['password'] }), notice: null, attempt: crypto.randomUUID() };
   }
   throw redirect(safeAdminReturn(new URL(request.url).searchParams.get('redirectTo'), prefix), {
     headers: { 'Set-Cookie': await cookie.serialize(token) },

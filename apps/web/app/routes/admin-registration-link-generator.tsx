@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '../lib/submission.server.ts';
 import { accessCodeForm, verdict } from '@velvet/validation/registration-code';
+import { codeErrorsIn } from '@velvet/validation/user-errors';
 import { useState } from 'react';
 import { Form } from 'react-router';
 import type { Route } from './+types/admin-registration-link-generator';
@@ -32,10 +33,10 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== 'success') return { result: submission.reply(), link: null, notice: null };
   const response = await callApi(generateRegistrationLink, { registrationCode: submission.value.code }, { ...args, token });
   if (!response.ok) return { result: submission.reply(), link: null, notice: apiFailureMessage(response.error) };
-  const { url, expiresAt, errors } = response.data.generateRegistrationLink;
+  const { url, expiresAt, userErrors } = response.data.generateRegistrationLink;
   if (!url || !expiresAt) {
     // One message, written for the operator: the field's own for an unknown code, else why the code cannot be used.
-    const refused = verdict(errors);
+    const refused = verdict(codeErrorsIn(userErrors));
     const fieldMessage = (refused.blocking ? OPERATOR_MESSAGES[refused.reason] : undefined) ?? 'validation.accessCodeInvalid';
     return { result: submission.reply({ fieldErrors: { code: [fieldMessage] } }), link: null, notice: refused.blocking ? null : ({ id: 'error.generic' } as Notice) };
   }

@@ -31,8 +31,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { locale, prefix } = context.get(localeContext);
   const result = await callApi(joinWaitlist, { token, language: locale }, { request, context });
   if (!result.ok) return { outcome: null, notice: apiFailureMessage(result.error) };
-  const { outcome, tokenError } = result.data.joinWaitlist;
-  if (tokenError || !outcome) throw redirect(localizedPath(prefix, '/registration/deny', 'reason=token'));
+  const { outcome } = result.data.joinWaitlist;
+  // outcome is null exactly when the token was refused (userErrors TOKEN_*).
+  if (!outcome) throw redirect(localizedPath(prefix, '/registration/deny', 'reason=token'));
   return { outcome, notice: null };
 }
 

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '../lib/submission.server.ts';
 import { emailForm } from '@velvet/validation/registration';
+import { groupFieldErrors } from '../lib/registration-outcome.server.ts';
 import { Form, redirect } from 'react-router';
 import type { Route } from './+types/membership-interest-apply';
 import { describedBy, FieldErrors } from '../components/field.tsx';
@@ -29,11 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const country = (await serverCountry(request, context)) ?? null;
   const result = await callApi(applyForMembership, { email: submission.value.email, language: locale, country }, { request, context });
   if (!result.ok) return { result: submission.reply(), notice: apiFailureMessage(result.error) };
-  const { accepted, fieldErrors } = result.data.applyForMembership;
+  const { accepted, userErrors } = result.data.applyForMembership;
   if (!accepted) {
-    const errors: Record<string, string[]> = {};
-    for (const { field, code } of fieldErrors) (errors[field] ??= []).push(code);
-    return { result: submission.reply({ fieldErrors: errors }), notice: fieldErrors.length ? null : ({ id: 'error.generic' } as Notice) };
+    const { fieldErrors } = groupFieldErrors(userErrors);
+    return { result: submission.reply({ fieldErrors }), notice: Object.keys(fieldErrors).length ? null : ({ id: 'error.generic' } as Notice) };
   }
   const { flow, save } = await readFlow(request, context);
   throw redirect(localizedPath(prefix, '/membership-interest/confirmation'), {

@@ -19,6 +19,7 @@ import { deny, denyPath, denyRefusedCode, invitationFrom, referrerOf, type Invit
 import { groupFieldErrors, redirectToOutcomePage } from '../lib/registration-outcome.server.ts';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '@velvet/validation/registration';
+import { codeErrorsIn, refusesToken } from '@velvet/validation/user-errors';
 import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
 import { trackStep } from '../lib/analytics.ts';
@@ -130,11 +131,12 @@ export async function action(args: Route.ActionArgs) {
   const result = await callApi(completeSocialRegistration, { input }, { request, context });
   if (!result.ok) return reply({ notice: apiFailureMessage(result.error) });
   const payload = result.data.completeSocialRegistration;
-  if (payload.tokenError) throw redirect(denyPath(prefix, 'token'));
-  await denyRefusedCode(args, payload.codeErrors, invitation, referrer);
-  if (payload.fieldErrors.length || !payload.outcome) {
-    if (!payload.fieldErrors.length) return reply({ notice: { id: 'error.generic' } });
-    return reply(groupFieldErrors(payload.fieldErrors, (field) => shownField(field, ask)));
+  if (refusesToken(payload.userErrors)) throw redirect(denyPath(prefix, 'token'));
+  await denyRefusedCode(args, codeErrorsIn(payload.userErrors), invitation, referrer);
+  if (!payload.outcome) {
+    const refused = groupFieldErrors(payload.userErrors, (field) => shownField(field, ask));
+    if (!Object.keys(refused.fieldErrors).length && !refused.formErrors.length) return reply({ notice: { id: 'error.generic' } });
+    return reply(refused);
   }
 
   const { save } = await readFlow(request, context);
