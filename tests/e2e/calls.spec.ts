@@ -173,8 +173,8 @@ test.describe('the websocket (spec §7.1, §7.5)', () => {
     const member = await registerPending(code);
     const [mail] = await waitForMail(member.email);
     const activationId = new URL(activationLink(mail!)).searchParams.get('activationId');
-    const { activateAccount } = await graphql<{ activateAccount: { memberToken: string | null; registrationId: string } }>(
-      'mutation ($id: String!) { activateAccount(activationId: $id) { memberToken registrationId } }',
+    const { activateAccount } = await graphql<{ activateAccount: { memberToken: string | null; memberId: string } }>(
+      'mutation ($id: String!) { activateAccount(activationId: $id) { memberToken memberId } }',
       { id: activationId },
     );
     expect(activateAccount.memberToken).toBeTruthy();
@@ -187,7 +187,7 @@ test.describe('the websocket (spec §7.1, §7.5)', () => {
     expect(bearer).toBeTruthy();
     // The page's copy is not the cookie's 7-day token, and it identifies the same customer.
     expect(bearer).not.toBe(activateAccount.memberToken);
-    expect((await viewer(bearer!))?.customerId).toBe(activateAccount.registrationId);
+    expect((await viewer(bearer!))?.customerId).toBe(activateAccount.memberId);
     const sessionId = await pageLoadId(page);
     await expect.poll(async () => (await apiCalls(sessionId)).filter((c) => c.transport === 'ws').map((c) => c.bearer)).toEqual([true]);
   });

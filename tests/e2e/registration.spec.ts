@@ -166,7 +166,7 @@ test.describe('registration and activation', () => {
     expect(cookie).toBeDefined();
     const flow = flowCookieValue(cookie!.value);
     expect(flow.registrationOutcome).toBe('ACCOUNT_PENDING');
-    expect(flow).not.toHaveProperty('registrationId');
+    expect(flow).not.toHaveProperty('memberId');
   });
 
   test('the verify-email page notices an activation made elsewhere', async ({ page, browser, invitation }) => {

@@ -18,11 +18,11 @@ interface ActivatePayload {
   voucher: { percent: number; minimumOrderValue: number | null; currency: string; validUntil: string; code: string } | null;
   firstName: string | null;
   language: string | null;
-  registrationId: string | null;
+  memberId: string | null;
   userErrors: { code: string; field: string | null; messageId: string }[];
 }
 
-const STATUS = 'query status($id: String!) { registrationStatus(registrationId: $id) { registrationId state } }';
+const STATUS = 'query status($id: String!) { registrationStatus(memberId: $id) { memberId state } }';
 
 describe.each(ENGINES)('activateAccount on %s', (engine) => {
   const { database, api } = engineApi(engine);
@@ -33,9 +33,9 @@ describe.each(ENGINES)('activateAccount on %s', (engine) => {
     const { body } = await graphql<{ register: RegisterPayload }>(api.yoga, REGISTER, {
       variables: { input: validInput(code, { email, language: fields.language ?? 'en' }) },
     });
-    const registrationId = body.data?.register.registrationId;
-    if (!registrationId) throw new Error(`registration failed: ${JSON.stringify(body)}`);
-    return { codeId, code, email, registrationId, activationId: await latestActivationId(database.db, email) };
+    const memberId = body.data?.register.memberId;
+    if (!memberId) throw new Error(`registration failed: ${JSON.stringify(body)}`);
+    return { codeId, code, email, memberId, activationId: await latestActivationId(database.db, email) };
   }
 
   async function activate(activationId: string): Promise<ActivatePayload> {
@@ -50,28 +50,28 @@ describe.each(ENGINES)('activateAccount on %s', (engine) => {
 
   it('activates: member active, balance − 1, link used, welcome voucher, consent kept', async () => {
     api.clock.fix('2026-11-20T09:00:00.000Z');
-    const { codeId, registrationId, activationId } = await registered({ balance: 5, language: 'it' });
+    const { codeId, memberId, activationId } = await registered({ balance: 5, language: 'it' });
     const activatedAt = api.clock.fix('2026-11-24T17:45:12.345Z');
     const payload = await activate(activationId);
-    expect(payload).toMatchObject({ outcome: 'ACTIVATED', firstName: 'Zoë', language: 'it', registrationId });
+    expect(payload).toMatchObject({ outcome: 'ACTIVATED', firstName: 'Zoë', language: 'it', memberId });
     expect(payload.voucher).toMatchObject({ percent: 10, minimumOrderValue: null, currency: 'EUR' });
     expect(payload.voucher?.code).toMatch(/^WELCOME-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
     // Valid for exactly the voucher's days from the activation: 14 days on, to the millisecond.
     expect(payload.voucher?.validUntil).toBe(new Date(activatedAt.getTime() + WELCOME_VOUCHER_VALIDITY_DAYS * DAY_MS).toISOString());
     expect(payload.voucher?.validUntil).toBe('2026-12-08T17:45:12.345Z');
 
-    const member = await database.db.selectFrom('members').selectAll().where('id', '=', registrationId).executeTakeFirstOrThrow();
+    const member = await database.db.selectFrom('members').selectAll().where('id', '=', memberId).executeTakeFirstOrThrow();
     expect(member.status).toBe('active');
     expect(member.activated_at).not.toBeNull();
     expect(await balanceOf(codeId)).toBe(4);
-    const activation = await database.db.selectFrom('activations').selectAll().where('member_id', '=', registrationId).executeTakeFirstOrThrow();
+    const activation = await database.db.selectFrom('activations').selectAll().where('member_id', '=', memberId).executeTakeFirstOrThrow();
     expect(activation.used_at).not.toBeNull();
-    const voucher = await database.db.selectFrom('welcome_vouchers').selectAll().where('member_id', '=', registrationId).executeTakeFirstOrThrow();
+    const voucher = await database.db.selectFrom('welcome_vouchers').selectAll().where('member_id', '=', memberId).executeTakeFirstOrThrow();
     expect(voucher).toMatchObject({ code: payload.voucher?.code, percent: 10, minimum_order_value: null, currency: 'EUR' });
-    expect(await database.db.selectFrom('consents').select('id').where('member_id', '=', registrationId).execute()).toHaveLength(1);
+    expect(await database.db.selectFrom('consents').select('id').where('member_id', '=', memberId).execute()).toHaveLength(1);
 
-    const { body } = await graphql(api.yoga, STATUS, { variables: { id: registrationId } });
-    expect(body.data).toEqual({ registrationStatus: { registrationId, state: 'ACTIVE' } });
+    const { body } = await graphql(api.yoga, STATUS, { variables: { id: memberId } });
+    expect(body.data).toEqual({ registrationStatus: { memberId, state: 'ACTIVE' } });
   });
 
   it.each([
@@ -99,40 +99,40 @@ describe.each(ENGINES)('activateAccount on %s', (engine) => {
   it('answers ACTIVATION_LINK_UNKNOWN for unknown or malformed ids', async () => {
     await registered();
     for (const id of ['A'.repeat(43), 'short', '', `${'A'.repeat(42)}!`, 'x'.repeat(5000)]) {
-      expect(await activate(id)).toEqual({ outcome: null, voucher: null, firstName: null, language: null, registrationId: null, userErrors: [{ code: 'ACTIVATION_LINK_UNKNOWN', field: 'activationId', messageId: 'activationError.invalidLink.text' }] });
+      expect(await activate(id)).toEqual({ outcome: null, voucher: null, firstName: null, language: null, memberId: null, userErrors: [{ code: 'ACTIVATION_LINK_UNKNOWN', field: 'activationId', messageId: 'activationError.invalidLink.text' }] });
     }
   });
 
   it('refuses an expired link → ACTIVATION_LINK_UNUSABLE: valid until the last millisecond before its expiry, not at it', async () => {
     const registeredAt = api.clock.fix('2026-11-20T09:00:00.000Z');
-    const { registrationId, activationId } = await registered({ language: 'sv' });
-    const expiry = await database.db.selectFrom('activations').select('expires_at').where('member_id', '=', registrationId).executeTakeFirstOrThrow();
+    const { memberId, activationId } = await registered({ language: 'sv' });
+    const expiry = await database.db.selectFrom('activations').select('expires_at').where('member_id', '=', memberId).executeTakeFirstOrThrow();
     expect(expiry.expires_at).toBe(new Date(registeredAt.getTime() + ACTIVATION_VALIDITY_DAYS * DAY_MS).toISOString());
     api.clock.fix(expiry.expires_at);
     expect(await activate(activationId)).toMatchObject({ outcome: null, language: 'sv', voucher: null, userErrors: [{ code: 'ACTIVATION_LINK_UNUSABLE', field: 'activationId', messageId: 'activationError.failed.text' }] });
-    const member = await database.db.selectFrom('members').select('status').where('id', '=', registrationId).executeTakeFirstOrThrow();
+    const member = await database.db.selectFrom('members').select('status').where('id', '=', memberId).executeTakeFirstOrThrow();
     expect(member.status).toBe('pending');
     api.clock.fix(new Date(Date.parse(expiry.expires_at) - 1));
     expect(await activate(activationId)).toMatchObject({ outcome: 'ACTIVATED', language: 'sv' });
   });
 
   it('refuses a superseded link → ACTIVATION_LINK_UNUSABLE; the newest one works; then the old one says ALREADY_ACTIVE', async () => {
-    const { code, email, registrationId } = await registered();
+    const { code, email, memberId } = await registered();
     await graphql(api.yoga, REGISTER, { variables: { input: validInput(code, { email }) } });
     const [older, newer] = await activationIdsFor(database.db, email);
     if (!older || !newer) throw new Error('expected two links');
     expect((await activate(older)).userErrors.map((e) => e.code)).toEqual(['ACTIVATION_LINK_UNUSABLE']);
     expect((await activate(newer)).outcome).toBe('ACTIVATED');
     expect((await activate(older)).outcome).toBe('ALREADY_ACTIVE');
-    const { body } = await graphql(api.yoga, STATUS, { variables: { id: registrationId } });
-    expect(body.data).toEqual({ registrationStatus: { registrationId, state: 'ACTIVE' } });
+    const { body } = await graphql(api.yoga, STATUS, { variables: { id: memberId } });
+    expect(body.data).toEqual({ registrationStatus: { memberId, state: 'ACTIVE' } });
   });
 
   it('refuses a blocked member → ACTIVATION_LINK_UNUSABLE', async () => {
-    const { registrationId, activationId } = await registered();
-    await database.db.updateTable('members').set({ status: 'blocked' }).where('id', '=', registrationId).execute();
+    const { memberId, activationId } = await registered();
+    await database.db.updateTable('members').set({ status: 'blocked' }).where('id', '=', memberId).execute();
     expect((await activate(activationId)).userErrors.map((e) => e.code)).toEqual(['ACTIVATION_LINK_UNUSABLE']);
-    const { body } = await graphql(api.yoga, STATUS, { variables: { id: registrationId } });
+    const { body } = await graphql(api.yoga, STATUS, { variables: { id: memberId } });
     expect(body.data).toEqual({ registrationStatus: null });
   });
 
@@ -152,9 +152,9 @@ describe.each(ENGINES)('activateAccount on %s', (engine) => {
   });
 
   it('answers registrationStatus PENDING, and null for unknown ids', async () => {
-    const { registrationId } = await registered();
-    const pending = await graphql(api.yoga, STATUS, { variables: { id: registrationId } });
-    expect(pending.body.data).toEqual({ registrationStatus: { registrationId, state: 'PENDING' } });
+    const { memberId } = await registered();
+    const pending = await graphql(api.yoga, STATUS, { variables: { id: memberId } });
+    expect(pending.body.data).toEqual({ registrationStatus: { memberId, state: 'PENDING' } });
     for (const id of ['00000000-0000-4000-8000-000000000000', 'nonsense']) {
       const unknown = await graphql(api.yoga, STATUS, { variables: { id } });
       expect(unknown.body.data).toEqual({ registrationStatus: null });

@@ -133,14 +133,14 @@ describe('two deployments on one Redis with different REDIS_PREFIX', () => {
     expect(await channels(prefixes[0])).toEqual([`${prefixes[0]}features`, `${prefixes[0]}registration-status`]);
     expect(await channels(prefixes[1])).toEqual([`${prefixes[1]}features`, `${prefixes[1]}registration-status`]);
 
-    const registrationId = randomUUID();
-    const heardByB = b.events.subscribe(registrationId);
+    const memberId = randomUUID();
+    const heardByB = b.events.subscribe(memberId);
     // Redis delivers messages in the order it executed the PUBLISHes: had B heard A's event,
     // it would be B's first.
-    await a.events.publish({ registrationId, state: 'ACTIVE' });
-    await b.events.publish({ registrationId, state: 'PENDING' });
+    await a.events.publish({ memberId, state: 'ACTIVE' });
+    await b.events.publish({ memberId, state: 'PENDING' });
     const first = await heardByB.next();
-    expect(first.value).toEqual({ registrationId, state: 'PENDING' });
+    expect(first.value).toEqual({ memberId, state: 'PENDING' });
     await heardByB.return?.();
 
     // A feature announcement for deployment A reaches A's subscriber channel only.

@@ -17,7 +17,7 @@ import type { TestDatabase } from './support/database.ts';
 import { testEnv } from './support/env.ts';
 
 const MUTATION = 'mutation { recordFunnelEvents(events: []) }';
-const SUBSCRIPTION = 'subscription Status($id: String!) { registrationStatus(registrationId: $id) { state } }';
+const SUBSCRIPTION = 'subscription Status($id: String!) { registrationStatus(memberId: $id) { state } }';
 
 describe.each(ENGINES)('a mutation over the WebSocket on %s', (engine) => {
   let database: TestDatabase;

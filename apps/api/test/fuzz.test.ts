@@ -149,8 +149,8 @@ const TARGETS: Target[] = [
   },
   {
     name: 'registrationStatus',
-    document: 'query q($registrationId: String!) { registrationStatus(registrationId: $registrationId) { registrationId state } }',
-    variables: () => variables({ registrationId: uuidish }),
+    document: 'query q($memberId: String!) { registrationStatus(memberId: $memberId) { memberId state } }',
+    variables: () => variables({ memberId: uuidish }),
   },
   {
     name: 'lobbyToken',
@@ -176,14 +176,14 @@ const TARGETS: Target[] = [
   },
   {
     name: 'register',
-    document: 'mutation m($input: RegisterInput!) { register(input: $input) { outcome registrationId userErrors { code field messageId } } }',
+    document: 'mutation m($input: RegisterInput!) { register(input: $input) { outcome memberId userErrors { code field messageId } } }',
     variables: (code) =>
       variables({ input: inputObject({ ...registrationFields(code), flow: enumOf('DEFAULT', 'LEAN', 'SOCIAL') }) }),
   },
   {
     name: 'completeSocialRegistration',
     document: `mutation m($input: CompleteSocialRegistrationInput!) { completeSocialRegistration(input: $input) {
-      outcome registrationId userErrors { code field messageId } firstName memberToken voucher { code percent } } }`,
+      outcome memberId userErrors { code field messageId } firstName memberToken voucher { code percent } } }`,
     variables: (code) => {
       const fields: Record<string, fc.Arbitrary<unknown>> = registrationFields(code);
       delete fields.email;
@@ -198,7 +198,7 @@ const TARGETS: Target[] = [
   },
   {
     name: 'activateAccount',
-    document: 'mutation m($activationId: String!) { activateAccount(activationId: $activationId) { outcome firstName language registrationId } }',
+    document: 'mutation m($activationId: String!) { activateAccount(activationId: $activationId) { outcome firstName language memberId } }',
     variables: () => variables({ activationId: uuidish }),
   },
   {
@@ -309,7 +309,7 @@ const DOCUMENTS = fc.oneof(
     `query { ${'countryDetails { country } '.repeat(300)} }`,
     'fragment A on Query { ...B } fragment B on Query { ...A } query { ...A }',
     'query { countryDetails @skip(if: true) @include(if: false) @deprecated { country } }',
-    'subscription s { registrationStatus(registrationId: "x") { state } }',
+    'subscription s { registrationStatus(memberId: "x") { state } }',
     'query { __schema { types { name } } }',
     'query { __typename }',
     'mutation { adminLogout } mutation { adminLogout }',

@@ -2,7 +2,7 @@
  * The places of an invitation (ADR 029), on SQLite and PostgreSQL: a pending registration
  * holds a place only while its activation link can still be used; pruning deletes
  * registrations that were never activated; the answer for an address that awaits
- * activation gives nobody its registrationId.
+ * activation gives nobody its memberId.
  */
 import { codeError } from '@velvet/validation/user-errors';
 import { describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ const CHECK = /* GraphQL */ `
 `;
 const STATUS = /* GraphQL */ `
   query status($id: String!) {
-    registrationStatus(registrationId: $id) { registrationId state }
+    registrationStatus(memberId: $id) { memberId state }
   }
 `;
 
@@ -45,8 +45,8 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
     const { body } = await graphql<{ registrationCodeDetails: { errors: string[] } }>(api.yoga, CHECK, { variables: { code } });
     return body.data?.registrationCodeDetails.errors ?? ['no answer'];
   }
-  async function activate(activationId: string): Promise<{ outcome: string | null; registrationId: string | null; userErrors: { code: string }[] }> {
-    const { body } = await graphql<{ activateAccount: { outcome: string | null; registrationId: string | null; userErrors: { code: string }[] } }>(api.yoga, ACTIVATE, { variables: { activationId } });
+  async function activate(activationId: string): Promise<{ outcome: string | null; memberId: string | null; userErrors: { code: string }[] }> {
+    const { body } = await graphql<{ activateAccount: { outcome: string | null; memberId: string | null; userErrors: { code: string }[] } }>(api.yoga, ACTIVATE, { variables: { activationId } });
     if (!body.data) throw new Error(JSON.stringify(body.errors));
     return body.data.activateAccount;
   }
@@ -95,13 +95,13 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
     // The old link is expired: the activation error page, nothing changes.
     expect(await activate(oldLink)).toMatchObject({ outcome: null, userErrors: [{ code: 'ACTIVATION_LINK_UNUSABLE' }] });
     // Registering again: the place is free, so it is theirs again, with a fresh email (no id for whoever typed it).
-    expect(await register({ registrationCode: code, email, firstName: 'Someone Else' })).toEqual({ outcome: 'ACCOUNT_PENDING', registrationId: null, userErrors: [] });
+    expect(await register({ registrationCode: code, email, firstName: 'Someone Else' })).toEqual({ outcome: 'ACCOUNT_PENDING', memberId: null, userErrors: [] });
     expect(await activationIdsFor(database.db, email)).toHaveLength(2);
     expect(await codeErrors(code)).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
     expect((await register({ registrationCode: code })).userErrors.map((e) => e.code)).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
 
     const activated = await activate(await latestActivationId(database.db, email));
-    expect(activated).toMatchObject({ outcome: 'ACTIVATED', registrationId: first.registrationId });
+    expect(activated).toMatchObject({ outcome: 'ACTIVATED', memberId: first.memberId });
     expect(await balanceOf(id)).toBe(0);
     const member = await database.db.selectFrom('members').select(['first_name', 'status']).where('email', '=', email).executeTakeFirstOrThrow();
     expect(member).toEqual({ first_name: 'Zoë', status: 'active' });
@@ -115,7 +115,7 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
     api.clock.fix(EXPIRED);
     expect((await register({ registrationCode: code })).outcome).toBe('FORM_FINISHED');
     const again = await register({ registrationCode: code, email });
-    expect(again).toEqual({ outcome: null, registrationId: null, userErrors: [codeError('REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS')] });
+    expect(again).toEqual({ outcome: null, memberId: null, userErrors: [codeError('REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS')] });
     expect(await activationIdsFor(database.db, email)).toHaveLength(1);
   });
 
@@ -147,27 +147,27 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
     expect(report.expiredRegistrations).toBe(1);
     const left = await database.db.selectFrom('members').select('email').where('status', '=', 'pending').orderBy('email').execute();
     expect(left.map((m) => m.email)).toEqual([live, recent].sort());
-    expect(await database.db.selectFrom('consents').select('id').where('member_id', '=', oldRegistration.registrationId ?? '').execute()).toEqual([]);
-    expect(await database.db.selectFrom('activations').select('id').where('member_id', '=', oldRegistration.registrationId ?? '').execute()).toEqual([]);
+    expect(await database.db.selectFrom('consents').select('id').where('member_id', '=', oldRegistration.memberId ?? '').execute()).toEqual([]);
+    expect(await database.db.selectFrom('activations').select('id').where('member_id', '=', oldRegistration.memberId ?? '').execute()).toEqual([]);
 
     api.clock.fix(pruneAt);
     const afresh = await register({ registrationCode: code, email: old });
     expect(afresh.outcome).toBe('FORM_FINISHED');
-    expect(afresh.registrationId).not.toBe(oldRegistration.registrationId);
+    expect(afresh.memberId).not.toBe(oldRegistration.memberId);
     expect((await pruneExpiredData(database.db, pruneAt)).expiredRegistrations).toBe(0);
   });
 
-  it('an address that awaits activation: the second registration gets no registrationId, the first registrant keeps theirs', async () => {
+  it('an address that awaits activation: the second registration gets no memberId, the first registrant keeps theirs', async () => {
     const { code } = await insertCode(database.db, { balance: 1 });
     const email = uniqueEmail('victim');
     const first = await register({ registrationCode: code, email });
     expect(first.outcome).toBe('FORM_FINISHED');
     const stranger = await register({ registrationCode: code, email: email.toUpperCase() });
-    expect(stranger).toEqual({ outcome: 'ACCOUNT_PENDING', registrationId: null, userErrors: [] });
+    expect(stranger).toEqual({ outcome: 'ACCOUNT_PENDING', memberId: null, userErrors: [] });
     // The email still went out again.
     expect(await activationIdsFor(database.db, email)).toHaveLength(2);
     // The original registrant's page keeps its live status.
-    const { body } = await graphql<{ registrationStatus: { registrationId: string; state: string } | null }>(api.yoga, STATUS, { variables: { id: first.registrationId } });
-    expect(body.data?.registrationStatus).toEqual({ registrationId: first.registrationId, state: 'PENDING' });
+    const { body } = await graphql<{ registrationStatus: { memberId: string; state: string } | null }>(api.yoga, STATUS, { variables: { id: first.memberId } });
+    expect(body.data?.registrationStatus).toEqual({ memberId: first.memberId, state: 'PENDING' });
   });
 });

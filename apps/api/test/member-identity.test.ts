@@ -23,14 +23,14 @@ import { graphql } from './support/graphql.ts';
 import { REGISTER, latestActivationId, uniqueEmail, validInput } from './support/registration.ts';
 import type { RegisterPayload } from './support/registration.ts';
 
-const ACTIVATE = 'mutation activate($activationId: String!) { activateAccount(activationId: $activationId) { outcome registrationId memberToken } }';
+const ACTIVATE = 'mutation activate($activationId: String!) { activateAccount(activationId: $activationId) { outcome memberId memberToken } }';
 const VIEWER = 'query viewer { viewer { customerId saltedHashedCustomerId } }';
 const COMPLETE_SOCIAL =
-  'mutation complete($input: CompleteSocialRegistrationInput!) { completeSocialRegistration(input: $input) { outcome registrationId memberToken } }';
+  'mutation complete($input: CompleteSocialRegistrationInput!) { completeSocialRegistration(input: $input) { outcome memberId memberToken } }';
 
 interface Activation {
   outcome: string;
-  registrationId: string | null;
+  memberId: string | null;
   memberToken: string | null;
 }
 
@@ -72,7 +72,7 @@ describe('member tokens and identified customers', () => {
     const { first, second } = await registerAndActivate();
     expect(first.outcome).toBe('ACTIVATED');
     const verified = await verifyMemberToken(first.memberToken, TEST_SECRET);
-    expect(verified).toMatchObject({ ok: true, claims: { customerId: first.registrationId } });
+    expect(verified).toMatchObject({ ok: true, claims: { customerId: first.memberId } });
     if (verified.ok) expect(verified.expiresAt.getTime() - Date.now()).toBeGreaterThan(604800 * 1000 - 60_000);
     // Whatever a used link answers (ACTIVATION_LINK_UNUSABLE, or ALREADY_ACTIVE), it never hands out a token.
     expect(second.outcome).not.toBe('ACTIVATED');
@@ -96,7 +96,7 @@ describe('member tokens and identified customers', () => {
     const { body } = await graphql<{ completeSocialRegistration: Activation }>(api.yoga, COMPLETE_SOCIAL, { variables: { input } });
     const payload = body.data!.completeSocialRegistration;
     expect(payload.outcome).toBe('ACTIVATED');
-    expect(await verifyMemberToken(payload.memberToken, TEST_SECRET)).toMatchObject({ ok: true, claims: { customerId: payload.registrationId } });
+    expect(await verifyMemberToken(payload.memberToken, TEST_SECRET)).toMatchObject({ ok: true, claims: { customerId: payload.memberId } });
   });
 
   it('Query.viewer: the customer of a Bearer member token; unidentified without one, with another token, or once blocked', async () => {
@@ -104,11 +104,11 @@ describe('member tokens and identified customers', () => {
     const viewer = async (headers: Record<string, string> = {}) =>
       (await graphql<{ viewer: { customerId: string; saltedHashedCustomerId: string } | null }>(api.yoga, VIEWER, { headers })).body.data?.viewer;
     const identified = await viewer({ authorization: `Bearer ${first.memberToken}` });
-    expect(identified?.customerId).toBe(first.registrationId);
+    expect(identified?.customerId).toBe(first.memberId);
     expect(identified?.saltedHashedCustomerId).toMatch(/^[0-9a-f]{64}$/);
     expect(await viewer()).toBeNull();
     expect(await viewer({ authorization: 'Bearer not-a-token' })).toBeNull();
-    await database.db.updateTable('members').set({ status: 'blocked' }).where('id', '=', first.registrationId!).execute();
+    await database.db.updateTable('members').set({ status: 'blocked' }).where('id', '=', first.memberId!).execute();
     expect(await viewer({ authorization: `Bearer ${first.memberToken}` })).toBeNull();
   });
 
@@ -134,7 +134,7 @@ describe('member tokens and identified customers', () => {
         let value: unknown;
         client.subscribe({ query: VIEWER }, { next: (data) => (value = data), error: reject, complete: () => resolve(value) });
       });
-      expect(result).toEqual({ data: { viewer: { customerId: first.registrationId, saltedHashedCustomerId: expect.stringMatching(/^[0-9a-f]{64}$/) } } });
+      expect(result).toEqual({ data: { viewer: { customerId: first.memberId, saltedHashedCustomerId: expect.stringMatching(/^[0-9a-f]{64}$/) } } });
     } finally {
       await client.dispose();
     }

@@ -56,9 +56,9 @@ describe.each(ENGINES)('register on %s', (engine) => {
         language: 'de',
       });
       expect(payload).toMatchObject({ outcome: 'FORM_FINISHED', userErrors: [] });
-      expect(payload.registrationId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(payload.memberId).toMatch(/^[0-9a-f-]{36}$/);
 
-      const member = await database.db.selectFrom('members').selectAll().where('id', '=', payload.registrationId ?? '').executeTakeFirstOrThrow();
+      const member = await database.db.selectFrom('members').selectAll().where('id', '=', payload.memberId ?? '').executeTakeFirstOrThrow();
       expect(member).toMatchObject({
         email: email.toLowerCase(),
         first_name: 'Zoë',
@@ -105,7 +105,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
       const { code } = await insertCode(database.db);
       const payload = await register({ registrationCode: code, flow: 'SOCIAL', gender: null, firstName: null, lastName: '  ' });
       expect(payload.outcome).toBe('FORM_FINISHED');
-      const member = await database.db.selectFrom('members').selectAll().where('id', '=', payload.registrationId ?? '').executeTakeFirstOrThrow();
+      const member = await database.db.selectFrom('members').selectAll().where('id', '=', payload.memberId ?? '').executeTakeFirstOrThrow();
       expect(member).toMatchObject({ gender: null, first_name: '', last_name: '' });
       // Names that are given are still checked.
       const bad = await register({ registrationCode: code, flow: 'SOCIAL', gender: null, firstName: 'R2-D2' });
@@ -149,7 +149,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
     it.each(cases)('reports %s, writing nothing', async (_label, overrides, expected) => {
       const { code } = await insertCode(database.db);
       const payload = await register({ registrationCode: code, ...overrides });
-      expect(payload).toEqual({ outcome: null, registrationId: null, userErrors: expected });
+      expect(payload).toEqual({ outcome: null, memberId: null, userErrors: expected });
       expect(await count(database.db, 'email_outbox')).toBe(0);
       expect(await count(database.db, 'consents')).toBe(0);
     });
@@ -216,7 +216,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
         const refused = await register({ registrationCode: code, termsPkString: shown?.termsPkString, dataPolicyPkString: shown?.dataPolicyPkString });
         expect(refused).toEqual({
           outcome: null,
-          registrationId: null,
+          memberId: null,
           userErrors: [{ code: 'INVALID_FIELD', field: 'termsAccepted', messageId: 'validation.legalVersion' }],
         });
         expect(await count(database.db, 'members')).toBe(members);
@@ -245,7 +245,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
       const members = await count(database.db, 'members');
       const payload = await register({ registrationCode: override ?? code });
       const [error, messageId] = expected;
-      expect(payload).toEqual({ outcome: null, registrationId: null, userErrors: [{ code: error, field: 'registrationCode', messageId }] });
+      expect(payload).toEqual({ outcome: null, memberId: null, userErrors: [{ code: error, field: 'registrationCode', messageId }] });
       expect(await count(database.db, 'members')).toBe(members);
       expect(await count(database.db, 'email_outbox')).toBe(0);
     });
@@ -260,7 +260,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
       const payload = await register({ registrationCode: 'NO-SUCH-CODE', email: 'x' });
       expect(payload).toEqual({
         outcome: null,
-        registrationId: null,
+        memberId: null,
         userErrors: [
           { code: 'INVALID_FIELD', field: 'email', messageId: 'validation.email' },
           { code: 'REGISTRATION_CODE_INVALID', field: 'registrationCode', messageId: 'invitation.invalid' },
@@ -283,7 +283,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
       const { email } = await database.db.selectFrom('members').select('email').where('id', '=', memberId).executeTakeFirstOrThrow();
       const before = await Promise.all((['members', 'consents', 'activations', 'email_outbox'] as const).map((t) => count(database.db, t)));
       const payload = await register({ registrationCode: code, email: email.toUpperCase() });
-      expect(payload).toEqual({ outcome: 'ACCOUNT_ACTIVE', registrationId: null, userErrors: [] });
+      expect(payload).toEqual({ outcome: 'ACCOUNT_ACTIVE', memberId: null, userErrors: [] });
       const after = await Promise.all((['members', 'consents', 'activations', 'email_outbox'] as const).map((t) => count(database.db, t)));
       expect(after).toEqual(before);
     });
@@ -295,12 +295,12 @@ describe.each(ENGINES)('register on %s', (engine) => {
       expect(first.outcome).toBe('FORM_FINISHED');
       // The member's own place now fills the code; asking for the email again still works.
       const again = await register({ registrationCode: code, email: ` ${email.toUpperCase()}`, firstName: 'Someone', language: 'fr' });
-      expect(again).toEqual({ outcome: 'ACCOUNT_PENDING', registrationId: null, userErrors: [] });
+      expect(again).toEqual({ outcome: 'ACCOUNT_PENDING', memberId: null, userErrors: [] });
 
       const activations = await database.db
         .selectFrom('activations')
         .selectAll()
-        .where('member_id', '=', first.registrationId ?? '')
+        .where('member_id', '=', first.memberId ?? '')
         .orderBy('created_at')
         .orderBy('reason', 'desc')
         .execute();
@@ -311,7 +311,7 @@ describe.each(ENGINES)('register on %s', (engine) => {
       const outbox = await database.db.selectFrom('email_outbox').select(['locale']).where('recipient', '=', email).orderBy('created_at').execute();
       expect(outbox.map((o) => o.locale)).toEqual(['en', 'fr']);
       // The resend does not change the member's data.
-      const member = await database.db.selectFrom('members').select('first_name').where('id', '=', first.registrationId ?? '').executeTakeFirstOrThrow();
+      const member = await database.db.selectFrom('members').select('first_name').where('id', '=', first.memberId ?? '').executeTakeFirstOrThrow();
       expect(member.first_name).toBe('Zoë');
       expect(new Set(await activationIdsFor(database.db, email)).size).toBe(2);
     });

@@ -22,7 +22,7 @@ const COMPLETE = /* GraphQL */ `
   mutation complete($input: CompleteSocialRegistrationInput!) {
     completeSocialRegistration(input: $input) {
       outcome
-      registrationId
+      memberId
       voucher { percent minimumOrderValue currency validUntil code }
       firstName
       userErrors { code field messageId }
@@ -32,7 +32,7 @@ const COMPLETE = /* GraphQL */ `
 
 interface SocialPayload {
   outcome: string | null;
-  registrationId: string | null;
+  memberId: string | null;
   voucher: { percent: number; minimumOrderValue: number | null; currency: string; validUntil: string; code: string } | null;
   firstName: string | null;
   userErrors: UserError[];
@@ -121,7 +121,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       // 14 days from the moment the member became active.
       expect(payload.voucher?.validUntil).toBe('2026-12-08T17:46:30.250Z');
 
-      const member = await database.db.selectFrom('members').selectAll().where('id', '=', payload.registrationId ?? '').executeTakeFirstOrThrow();
+      const member = await database.db.selectFrom('members').selectAll().where('id', '=', payload.memberId ?? '').executeTakeFirstOrThrow();
       expect(member).toMatchObject({
         email: email.toLowerCase(),
         first_name: 'Giulia',
@@ -153,8 +153,8 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       const payload = await complete(socialInput(code, await socialToken()));
       const { body } = await graphql<{ registrationStatus: { state: string } }>(
         api.yoga,
-        'query s($id: String!) { registrationStatus(registrationId: $id) { state } }',
-        { variables: { id: payload.registrationId } },
+        'query s($id: String!) { registrationStatus(memberId: $id) { state } }',
+        { variables: { id: payload.memberId } },
       );
       expect(body.data?.registrationStatus.state).toBe('ACTIVE');
 
@@ -166,7 +166,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       try {
         const next = updates.next();
         expect((await complete(socialInput(code, await socialToken({ email })))).outcome).toBe('ACTIVATED');
-        expect((await next).value).toEqual({ registrationId: pending.id, state: 'ACTIVE' });
+        expect((await next).value).toEqual({ memberId: pending.id, state: 'ACTIVE' });
       } finally {
         await updates.return?.();
       }
@@ -178,12 +178,12 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
         socialInput(code, await socialToken(), { firstName: '  Chiara ', lastName: 'Bianchi', gender: 'FEMALE' }),
       );
       expect(own.firstName).toBe('Chiara');
-      const ownRow = await database.db.selectFrom('members').selectAll().where('id', '=', own.registrationId ?? '').executeTakeFirstOrThrow();
+      const ownRow = await database.db.selectFrom('members').selectAll().where('id', '=', own.memberId ?? '').executeTakeFirstOrThrow();
       expect(ownRow).toMatchObject({ first_name: 'Chiara', last_name: 'Bianchi', gender: 'FEMALE' });
 
       const none = await complete(socialInput(code, await socialToken({ firstName: undefined, lastName: undefined })));
       expect(none).toMatchObject({ outcome: 'ACTIVATED', firstName: null });
-      const noneRow = await database.db.selectFrom('members').selectAll().where('id', '=', none.registrationId ?? '').executeTakeFirstOrThrow();
+      const noneRow = await database.db.selectFrom('members').selectAll().where('id', '=', none.memberId ?? '').executeTakeFirstOrThrow();
       expect(noneRow).toMatchObject({ first_name: '', last_name: '' });
     });
 
@@ -199,11 +199,11 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       const { body } = await graphql<{ register: RegisterPayload }>(api.yoga, REGISTER, {
         variables: { input: validInput(code, { email, firstName: 'Typed', lastName: 'Earlier', language: 'en' }) },
       });
-      const memberId = body.data?.register.registrationId;
+      const memberId = body.data?.register.memberId;
       const oldLink = await latestActivationId(database.db, email);
       const identity = await socialToken({ email: email.toUpperCase(), firstName: 'Giulia', lastName: 'Rossi', subject: 'sub-pending' });
       const payload = await complete(socialInput(code, identity, { newsletter: true }));
-      expect(payload).toMatchObject({ outcome: 'ACTIVATED', registrationId: memberId, firstName: 'Giulia' });
+      expect(payload).toMatchObject({ outcome: 'ACTIVATED', memberId, firstName: 'Giulia' });
       expect(payload.voucher).toMatchObject({ percent: 15, minimumOrderValue: null });
       const member = await database.db.selectFrom('members').selectAll().where('id', '=', memberId ?? '').executeTakeFirstOrThrow();
       expect(member).toMatchObject({ status: 'active', first_name: 'Giulia', last_name: 'Rossi', language: 'it', country: 'IT', newsletter: true });
@@ -221,7 +221,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       const email = uniqueEmail('Unverified');
       const payload = await complete(socialInput(code, await socialToken({ email, emailVerified: false }), { language: 'de' }));
       expect(payload).toMatchObject({ outcome: 'FORM_FINISHED', voucher: null, firstName: null, userErrors: [] });
-      const member = await database.db.selectFrom('members').selectAll().where('id', '=', payload.registrationId ?? '').executeTakeFirstOrThrow();
+      const member = await database.db.selectFrom('members').selectAll().where('id', '=', payload.memberId ?? '').executeTakeFirstOrThrow();
       expect(member).toMatchObject({ status: 'pending', activated_at: null, first_name: 'Giulia', language: 'de' });
       expect(await balanceOf(codeId)).toBe(3);
       expect(await database.db.selectFrom('member_preferences').select('preference').execute()).toHaveLength(2);
@@ -255,8 +255,8 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       const email = uniqueEmail();
       const first = await complete(socialInput(code, await socialToken({ email, emailVerified: false })));
       const again = await complete(socialInput(code, await socialToken({ email, emailVerified: false, firstName: 'Other' })));
-      expect(again).toMatchObject({ outcome: 'ACCOUNT_PENDING', registrationId: null, voucher: null });
-      const member = await database.db.selectFrom('members').select(['first_name', 'status']).where('id', '=', first.registrationId ?? '').executeTakeFirstOrThrow();
+      expect(again).toMatchObject({ outcome: 'ACCOUNT_PENDING', memberId: null, voucher: null });
+      const member = await database.db.selectFrom('members').select(['first_name', 'status']).where('id', '=', first.memberId ?? '').executeTakeFirstOrThrow();
       expect(member).toEqual({ first_name: 'Giulia', status: 'pending' });
       expect(await database.db.selectFrom('email_outbox').select('id').execute()).toHaveLength(2);
     });
@@ -270,7 +270,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
     const payload = await complete(socialInput(code, await socialToken({ email, emailVerified })));
     expect(payload).toEqual({
       outcome: 'ACCOUNT_ACTIVE',
-      registrationId: null,
+      memberId: null,
       voucher: null,
       firstName: null,
       userErrors: [],
@@ -299,7 +299,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
   it('stores repeated preferences once', async () => {
     const { code } = await insertCode(database.db);
     const payload = await complete(socialInput(code, await socialToken(), { shoppingPreferences: ['MEN', 'MEN', 'SPORT'] }));
-    const rows = await database.db.selectFrom('member_preferences').select('preference').where('member_id', '=', payload.registrationId ?? '').execute();
+    const rows = await database.db.selectFrom('member_preferences').select('preference').where('member_id', '=', payload.memberId ?? '').execute();
     expect(rows.map((r) => r.preference).sort()).toEqual(['MEN', 'SPORT']);
   });
 
@@ -318,7 +318,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       const payload = await complete(socialInput(code, token, { shoppingPreferences: [], country: 'US' }));
       expect(payload, expected).toEqual({
         outcome: null,
-        registrationId: null,
+        memberId: null,
         voucher: null,
         firstName: null,
         userErrors: [{ code: expected, field: 'token', messageId: 'deny.invalid' }],

@@ -24,7 +24,7 @@ import { graphql } from './support/graphql.ts';
 import { ACTIVATE, REGISTER, latestActivationId, uniqueEmail, validInput } from './support/registration.ts';
 import type { RegisterPayload } from './support/registration.ts';
 
-const SUBSCRIBE = 'subscription status($id: String!) { registrationStatus(registrationId: $id) { registrationId state } }';
+const SUBSCRIBE = 'subscription status($id: String!) { registrationStatus(memberId: $id) { memberId state } }';
 
 interface Running {
   api: ApiServer;
@@ -87,35 +87,35 @@ describe.each([
     const { code } = await insertCode(database.db);
     const email = uniqueEmail();
     const { body } = await graphql<{ register: RegisterPayload }>(running.api.yoga, REGISTER, { variables: { input: validInput(code, { email }) } });
-    const registrationId = body.data?.register.registrationId;
-    if (!registrationId) throw new Error('registration failed');
-    return { registrationId, activationId: await latestActivationId(database.db, email) };
+    const memberId = body.data?.register.memberId;
+    if (!memberId) throw new Error('registration failed');
+    return { memberId, activationId: await latestActivationId(database.db, email) };
   }
 
   it('sends the current state, then ACTIVE on activation, then completes', async () => {
     const a = await server();
     // Instance B handles the activation: with Redis it is another instance; in-process it is the same one.
     const b = redis ? await server() : a;
-    const { registrationId, activationId } = await registerOn(a);
+    const { memberId, activationId } = await registerOn(a);
     const updates = client(a.url, { headers: { Authorization: 'Bearer not-a-real-token' } }).iterate({
       query: SUBSCRIBE,
-      variables: { id: registrationId },
+      variables: { id: memberId },
     });
-    expect(await updates.next()).toEqual({ done: false, value: { data: { registrationStatus: { registrationId, state: 'PENDING' } } } });
+    expect(await updates.next()).toEqual({ done: false, value: { data: { registrationStatus: { memberId, state: 'PENDING' } } } });
 
     const { body } = await graphql<{ activateAccount: { outcome: string } }>(b.api.yoga, ACTIVATE, { variables: { activationId } });
     expect(body.data?.activateAccount.outcome).toBe('ACTIVATED');
-    expect(await updates.next()).toEqual({ done: false, value: { data: { registrationStatus: { registrationId, state: 'ACTIVE' } } } });
+    expect(await updates.next()).toEqual({ done: false, value: { data: { registrationStatus: { memberId, state: 'ACTIVE' } } } });
     expect((await updates.next()).done).toBe(true);
   });
 
   it('answers an already active registration with ACTIVE and completes; an unknown id with NOT_FOUND', async () => {
     const a = await server();
-    const { registrationId, activationId } = await registerOn(a);
+    const { memberId, activationId } = await registerOn(a);
     await graphql(a.api.yoga, ACTIVATE, { variables: { activationId } });
     const ws = client(a.url);
-    const active = ws.iterate({ query: SUBSCRIBE, variables: { id: registrationId } });
-    expect(await active.next()).toEqual({ done: false, value: { data: { registrationStatus: { registrationId, state: 'ACTIVE' } } } });
+    const active = ws.iterate({ query: SUBSCRIBE, variables: { id: memberId } });
+    expect(await active.next()).toEqual({ done: false, value: { data: { registrationStatus: { memberId, state: 'ACTIVE' } } } });
     expect((await active.next()).done).toBe(true);
 
     const unknown = ws.iterate({ query: SUBSCRIBE, variables: { id: randomUUID() } });

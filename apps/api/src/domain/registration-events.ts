@@ -13,7 +13,7 @@ import type { Logger } from '../logger.ts';
 type RegistrationState = 'PENDING' | 'ACTIVE';
 
 export interface RegistrationStatusEvent {
-  registrationId: string;
+  memberId: string;
   state: RegistrationState;
 }
 
@@ -22,7 +22,7 @@ export interface RegistrationEvents {
   /** Delivers `event` to every subscriber of its registration id, on every instance. */
   publish(event: RegistrationStatusEvent): Promise<void>;
   /** Events for one registration from now on; the listener is in place when this returns. */
-  subscribe(registrationId: string): AsyncIterableIterator<RegistrationStatusEvent>;
+  subscribe(memberId: string): AsyncIterableIterator<RegistrationStatusEvent>;
   /** Resolves once events from other instances are received (immediately in memory). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -43,9 +43,9 @@ function parseEvent(message: string): RegistrationStatusEvent | null {
   try {
     const value: unknown = JSON.parse(message);
     if (typeof value !== 'object' || value === null) return null;
-    const { registrationId, state } = value as Record<string, unknown>;
-    if (typeof registrationId !== 'string' || typeof state !== 'string' || !STATES.has(state)) return null;
-    return { registrationId, state: state as RegistrationState };
+    const { memberId, state } = value as Record<string, unknown>;
+    if (typeof memberId !== 'string' || typeof state !== 'string' || !STATES.has(state)) return null;
+    return { memberId, state: state as RegistrationState };
   } catch {
     return null;
   }
@@ -54,11 +54,11 @@ function parseEvent(message: string): RegistrationStatusEvent | null {
 export function createRegistrationEvents(options: RegistrationEventsOptions = {}): RegistrationEvents {
   const local = new EventEmitter();
   local.setMaxListeners(0);
-  const emit = (event: RegistrationStatusEvent) => local.emit(event.registrationId, event);
-  const subscribe = (registrationId: string) => {
+  const emit = (event: RegistrationStatusEvent) => local.emit(event.memberId, event);
+  const subscribe = (memberId: string) => {
     const listener = (event: RegistrationStatusEvent) => queue.push(event);
-    const queue = createAsyncQueue<RegistrationStatusEvent>(() => local.off(registrationId, listener));
-    local.on(registrationId, listener);
+    const queue = createAsyncQueue<RegistrationStatusEvent>(() => local.off(memberId, listener));
+    local.on(memberId, listener);
     return queue;
   };
 

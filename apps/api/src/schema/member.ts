@@ -6,7 +6,7 @@ const ViewerRef = builder.objectRef<MemberIdentity>('Viewer');
 ViewerRef.implement({
   description: 'An identified customer (spec §3, §6).',
   fields: (t) => ({
-    customerId: t.exposeString('customerId', { description: "The customer's id (the registrationId of their registration)." }),
+    customerId: t.exposeString('customerId', { description: "The customer's id: the memberId that register, completeSocialRegistration and activateAccount return." }),
     saltedHashedCustomerId: t.exposeString('saltedHashedCustomerId', {
       description: 'The salted hash of the customer id pushed to analytics (spec §3): HMAC-SHA256, hex.',
     }),

@@ -68,10 +68,10 @@ RegisterPayloadRef.implement({
   description: 'The result of a registration. Refusals are data: outcome is null exactly when userErrors is non-empty.',
   fields: (t) => ({
     outcome: t.field({ type: RegistrationOutcomeEnum, nullable: true, resolve: (r) => r.outcome }),
-    registrationId: t.string({
+    memberId: t.string({
       nullable: true,
       description: 'For FORM_FINISHED: subscribe to registrationStatus with it. Never for ACCOUNT_PENDING: an address already known is not handed to whoever typed it.',
-      resolve: (r) => r.registrationId,
+      resolve: (r) => r.memberId,
     }),
     userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
   }),
@@ -116,14 +116,14 @@ ActivateAccountPayloadRef.implement({
     voucher: t.field({ type: WelcomeVoucherRef, nullable: true, description: 'Set when ACTIVATED.', resolve: (r) => r.voucher }),
     firstName: t.string({ nullable: true, description: 'Set when ACTIVATED or ALREADY_ACTIVE (null when the member gave none).', resolve: (r) => r.firstName }),
     language: t.string({ nullable: true, description: "The member's language, also for ALREADY_ACTIVE and ACTIVATION_LINK_UNUSABLE.", resolve: (r) => r.language }),
-    registrationId: t.string({ nullable: true, description: 'Set for ACTIVATED, ALREADY_ACTIVE and ACTIVATION_LINK_UNUSABLE.', resolve: (r) => r.registrationId }),
+    memberId: t.string({ nullable: true, description: 'Set for ACTIVATED, ALREADY_ACTIVE and ACTIVATION_LINK_UNUSABLE.', resolve: (r) => r.memberId }),
     memberToken: t.string({
       nullable: true,
       description:
         'Set when ACTIVATED: identifies the new customer for 7 days (spec §9: the web keeps it in the auth cookie and ' +
         'sends it as `Authorization: Bearer`). Never issued for a link that was already used.',
       resolve: (r, _args, ctx) =>
-        r.outcome === 'ACTIVATED' && r.registrationId ? issueMemberToken(ctx.env.APP_SECRET, r.registrationId) : null,
+        r.outcome === 'ACTIVATED' && r.memberId ? issueMemberToken(ctx.env.APP_SECRET, r.memberId) : null,
     }),
   }),
 });
@@ -144,7 +144,7 @@ const RegistrationStateEnum = builder.enumType('RegistrationState', {
 const RegistrationStatusRef = builder.objectRef<RegistrationStatusEvent>('RegistrationStatus');
 RegistrationStatusRef.implement({
   fields: (t) => ({
-    registrationId: t.exposeString('registrationId'),
+    memberId: t.exposeString('memberId'),
     state: t.field({ type: RegistrationStateEnum, resolve: (s) => s.state }),
   }),
 });
@@ -190,8 +190,8 @@ builder.queryField('registrationStatus', (t) =>
     type: RegistrationStatusRef,
     nullable: true,
     description: 'PENDING or ACTIVE; null when unknown. The fallback of Subscription.registrationStatus.',
-    args: { registrationId: t.arg.string({ required: true }) },
-    resolve: (_root, { registrationId }, ctx) => registrationStatus(ctx.db, registrationId),
+    args: { memberId: t.arg.string({ required: true }) },
+    resolve: (_root, { memberId }, ctx) => registrationStatus(ctx.db, memberId),
   }),
 );
 
@@ -201,17 +201,17 @@ builder.subscriptionField('registrationStatus', (t) =>
     description:
       'The current state first, then every change; completes after ACTIVE. An unknown id is a GraphQL error with ' +
       'extensions.code NOT_FOUND.',
-    args: { registrationId: t.arg.string({ required: true }) },
-    subscribe: (_root, { registrationId }, ctx) => statusUpdates(ctx.events, ctx.db, registrationId),
+    args: { memberId: t.arg.string({ required: true }) },
+    subscribe: (_root, { memberId }, ctx) => statusUpdates(ctx.events, ctx.db, memberId),
     resolve: (event: RegistrationStatusEvent) => event,
   }),
 );
 
-async function* statusUpdates(events: RegistrationEvents, db: Db, registrationId: string): AsyncGenerator<RegistrationStatusEvent> {
+async function* statusUpdates(events: RegistrationEvents, db: Db, memberId: string): AsyncGenerator<RegistrationStatusEvent> {
   // Listen first, then read: a change between the two is not lost.
-  const updates = events.subscribe(registrationId.trim().toLowerCase());
+  const updates = events.subscribe(memberId.trim().toLowerCase());
   try {
-    const current = await registrationStatus(db, registrationId);
+    const current = await registrationStatus(db, memberId);
     if (!current) throw new GraphQLError('Unknown registration.', { extensions: { code: 'NOT_FOUND' } });
     yield current;
     if (current.state === 'ACTIVE') return;

@@ -66,10 +66,10 @@ CompleteSocialRegistrationPayloadRef.implement({
     'checked, nothing written).',
   fields: (t) => ({
     outcome: t.field({ type: SocialRegistrationOutcomeEnum, nullable: true, resolve: (r) => r.outcome }),
-    registrationId: t.string({
+    memberId: t.string({
       nullable: true,
-      description: 'For ACTIVATED and FORM_FINISHED: the registrationStatus id. Never for ACCOUNT_PENDING: an address already known is not handed to whoever typed it.',
-      resolve: (r) => r.registrationId,
+      description: 'For ACTIVATED and FORM_FINISHED: the new member id (subscribe to registrationStatus with it). Never for ACCOUNT_PENDING: an address already known is not handed to whoever typed it.',
+      resolve: (r) => r.memberId,
     }),
     voucher: t.field({ type: WelcomeVoucherRef, nullable: true, description: 'Set when ACTIVATED.', resolve: (r) => r.voucher }),
     firstName: t.string({ nullable: true, description: 'Set when ACTIVATED (null when none is known).', resolve: (r) => r.firstName }),
@@ -77,7 +77,7 @@ CompleteSocialRegistrationPayloadRef.implement({
       nullable: true,
       description: 'Set when ACTIVATED: identifies the new customer for 7 days (Bearer; the web keeps it in the auth cookie).',
       resolve: (r, _args, ctx) =>
-        r.outcome === 'ACTIVATED' && r.registrationId ? issueMemberToken(ctx.env.APP_SECRET, r.registrationId) : null,
+        r.outcome === 'ACTIVATED' && r.memberId ? issueMemberToken(ctx.env.APP_SECRET, r.memberId) : null,
     }),
     userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
   }),

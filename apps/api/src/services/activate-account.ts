@@ -23,7 +23,7 @@ export interface ActivationResult {
   firstName: string | null;
   /** The member's language, so the web can answer in it (also on FAILED). */
   language: string | null;
-  registrationId: string | null;
+  memberId: string | null;
 }
 
 export interface ActivateDeps {
@@ -33,7 +33,7 @@ export interface ActivateDeps {
   now?: Date;
 }
 
-const NOT_FOUND: ActivationResult = { outcome: 'NOT_FOUND', voucher: null, firstName: null, language: null, registrationId: null };
+const NOT_FOUND: ActivationResult = { outcome: 'NOT_FOUND', voucher: null, firstName: null, language: null, memberId: null };
 
 export async function activateAccount(deps: ActivateDeps, activationId: string): Promise<ActivationResult> {
   const now = deps.now ?? new Date();
@@ -75,7 +75,7 @@ export async function activateAccount(deps: ActivateDeps, activationId: string):
       voucher: null,
       firstName: null,
       language: row.language,
-      registrationId: found.member_id,
+      memberId: found.member_id,
     };
     // The member is active already (this link was used, or a newer one was): say so, and
     // the web offers the login, rather than "your attempt failed" (a second click).
@@ -97,17 +97,17 @@ export async function activateAccount(deps: ActivateDeps, activationId: string):
       voucher,
       firstName: row.first_name || null,
       language: row.language && isLocale(row.language) ? row.language : null,
-      registrationId: found.member_id,
+      memberId: found.member_id,
     };
   });
 
-  if (result.outcome === 'ACTIVATED' && result.registrationId) {
-    deps.logger?.info({ registrationId: result.registrationId }, 'activation: member activated');
-    await deps.events?.publish({ registrationId: result.registrationId, state: 'ACTIVE' }).catch((error: unknown) => {
+  if (result.outcome === 'ACTIVATED' && result.memberId) {
+    deps.logger?.info({ memberId: result.memberId }, 'activation: member activated');
+    await deps.events?.publish({ memberId: result.memberId, state: 'ACTIVE' }).catch((error: unknown) => {
       deps.logger?.warn({ err: error }, 'activation: could not publish the status change');
     });
   } else {
-    deps.logger?.info({ registrationId: result.registrationId, outcome: result.outcome }, 'activation: refused');
+    deps.logger?.info({ memberId: result.memberId, outcome: result.outcome }, 'activation: refused');
   }
   return result;
 }
@@ -117,11 +117,11 @@ export type RegistrationStatusState = 'PENDING' | 'ACTIVE';
 /** Query.registrationStatus: PENDING or ACTIVE; null for unknown ids (and blocked members, which are not revealed). */
 export async function registrationStatus(
   db: Db,
-  registrationId: string,
-): Promise<{ registrationId: string; state: RegistrationStatusState } | null> {
-  const id = registrationId.trim();
+  memberId: string,
+): Promise<{ memberId: string; state: RegistrationStatusState } | null> {
+  const id = memberId.trim();
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   const member = await db.selectFrom('members').select(['id', 'status']).where('id', '=', id.toLowerCase()).executeTakeFirst();
   if (!member || member.status === 'blocked') return null;
-  return { registrationId: member.id, state: member.status === 'active' ? 'ACTIVE' : 'PENDING' };
+  return { memberId: member.id, state: member.status === 'active' ? 'ACTIVE' : 'PENDING' };
 }

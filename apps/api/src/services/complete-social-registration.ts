@@ -29,7 +29,7 @@ export type CompleteSocialRegistrationInput = Omit<RegisterInput, 'email' | 'flo
 
 export interface SocialRegistrationResult {
   outcome: RegistrationRunOutcome | null;
-  registrationId: string | null;
+  memberId: string | null;
   voucher: IssuedWelcomeVoucher | null;
   firstName: string | null;
   fieldErrors: FieldError[];
@@ -51,7 +51,7 @@ export async function completeSocialRegistration(
     deps.logger?.info({ reason: verified.reason }, 'social registration: token refused');
     return {
       outcome: null,
-      registrationId: null,
+      memberId: null,
       voucher: null,
       firstName: null,
       fieldErrors: [],

@@ -12,7 +12,7 @@
  * - a pending member's address: a fresh link supersedes the older ones and the email is
  *   sent again (at most RESENDS_PER_HOUR times an hour, silently) → ACCOUNT_PENDING; with a
  *   vouched-for address the pending member is activated instead → ACTIVATED. ACCOUNT_PENDING
- *   carries no registrationId: whoever typed the address must not watch its status (ADR 029);
+ *   carries no memberId: whoever typed the address must not watch its status (ADR 029);
  * - a pending member whose activation link expired gave their place back
  *   (invitation-places.ts): registering again needs a free place on the code used now, like
  *   a new address; with one, the member moves to that code and gets a fresh link (or, vouched
@@ -39,10 +39,10 @@ const BALANCE_ERRORS: ReadonlySet<RegistrationCodeError> = new Set([
 ]);
 
 export async function registerMember(deps: RegisterDeps, input: RegisterInput): Promise<RegisterResult> {
-  const { outcome, registrationId, fieldErrors, codeErrors } = await runRegistration(deps, input, null);
+  const { outcome, memberId, fieldErrors, codeErrors } = await runRegistration(deps, input, null);
   // Without a vouched-for address nothing is activated at once.
   if (outcome === 'ACTIVATED') throw new Error('register activated a member without a verified address');
-  return { outcome, registrationId, fieldErrors, codeErrors };
+  return { outcome, memberId, fieldErrors, codeErrors };
 }
 
 /**

@@ -35,7 +35,7 @@ export const REGISTER = /* GraphQL */ `
   mutation register($input: RegisterInput!) {
     register(input: $input) {
       outcome
-      registrationId
+      memberId
       userErrors { code field messageId }
     }
   }
@@ -48,7 +48,7 @@ export const ACTIVATE = /* GraphQL */ `
       voucher { percent minimumOrderValue currency validUntil code }
       firstName
       language
-      registrationId
+      memberId
       userErrors { code field messageId }
     }
   }
@@ -56,7 +56,7 @@ export const ACTIVATE = /* GraphQL */ `
 
 export interface RegisterPayload {
   outcome: string | null;
-  registrationId: string | null;
+  memberId: string | null;
   userErrors: UserError[];
 }
 

@@ -17,13 +17,13 @@ import { useT } from '../lib/use-root.ts';
 export function Welcome({
   firstName,
   voucher,
-  registrationId,
+  memberId,
   welcomeLanded = false,
   sourcePath = null,
 }: {
   firstName: string | null;
   voucher: WelcomeVoucher | null;
-  registrationId: string | null;
+  memberId: string | null;
   welcomeLanded?: boolean;
   /** The shop page the visitor came from (spec §3 sourcePath): where "Shop now" leads. */
   sourcePath?: string | null;
@@ -32,11 +32,12 @@ export function Welcome({
   const intl = useIntl();
   useEffect(() => {
     // After the page's own events (its effects run first; the hash resolves later).
-    void (registrationId ? sha256(registrationId) : Promise.resolve(undefined)).then((registrationIdHash) => {
+    // The spec's "registration id" (§9) is the member's id: one registration, one member.
+    void (memberId ? sha256(memberId) : Promise.resolve(undefined)).then((registrationIdHash) => {
       if (welcomeLanded) trackStep({ event: 'welcome_landed' });
       trackStep({ event: 'registration_success', ...(registrationIdHash ? { registrationIdHash } : {}) });
     });
-  }, [registrationId, welcomeLanded]);
+  }, [memberId, welcomeLanded]);
   return (
     <MessageScreen
       eyebrow={t('brand.name')}

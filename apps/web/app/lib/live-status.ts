@@ -63,7 +63,7 @@ export interface WatchOptions {
  * socket cannot be used. Returns a function that stops listening.
  */
 export function watchRegistrationStatus(
-  registrationId: string,
+  memberId: string,
   { graphqlUrl, token }: WatchOptions,
   onStatus: (status: RegistrationStatus) => void,
   onUnavailable: () => void,
@@ -87,7 +87,7 @@ export function watchRegistrationStatus(
         shouldRetry,
       });
       unsubscribe = client.subscribe<DataOf<typeof registrationStatusSubscription>>(
-        { query: registrationStatusSubscription.document, variables: { registrationId } },
+        { query: registrationStatusSubscription.document, variables: { memberId } },
         {
           next: ({ data }) => {
             if (data?.registrationStatus) onStatus(data.registrationStatus);

@@ -46,7 +46,7 @@ export const getCountryDetails = operation(
 export const register = operation(
   'register',
   graphql(`mutation register($input: RegisterInput!) {
-  register(input: $input) { outcome registrationId userErrors { code field messageId } }
+  register(input: $input) { outcome memberId userErrors { code field messageId } }
 }`),
 );
 
@@ -54,7 +54,7 @@ export const activateAccount = operation(
   'activateAccount',
   graphql(`mutation activateAccount($activationId: String!) {
   activateAccount(activationId: $activationId) {
-    outcome firstName language registrationId memberToken
+    outcome firstName language memberId memberToken
     voucher { percent minimumOrderValue currency validUntil code }
     userErrors { code field messageId }
   }
@@ -63,16 +63,16 @@ export const activateAccount = operation(
 
 export const getRegistrationStatus = operation(
   'registrationStatusSnapshot',
-  graphql(`query registrationStatusSnapshot($registrationId: String!) {
-  registrationStatus(registrationId: $registrationId) { registrationId state }
+  graphql(`query registrationStatusSnapshot($memberId: String!) {
+  registrationStatus(memberId: $memberId) { memberId state }
 }`),
 );
 
 /** Sent by the browser over graphql-ws (see verify-email page and live-status.ts). */
 export const registrationStatusSubscription = operation(
   'registrationStatus',
-  graphql(`subscription registrationStatus($registrationId: String!) {
-  registrationStatus(registrationId: $registrationId) { registrationId state }
+  graphql(`subscription registrationStatus($memberId: String!) {
+  registrationStatus(memberId: $memberId) { memberId state }
 }`),
 );
 
@@ -125,7 +125,7 @@ export const completeSocialRegistration = operation(
   'completeSocialRegistration',
   graphql(`mutation completeSocialRegistration($input: CompleteSocialRegistrationInput!) {
   completeSocialRegistration(input: $input) {
-    outcome registrationId firstName memberToken
+    outcome memberId firstName memberToken
     voucher { percent minimumOrderValue currency validUntil code }
     userErrors { code field messageId }
   }

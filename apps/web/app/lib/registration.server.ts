@@ -239,7 +239,7 @@ export async function handleRegistration(
     ...(input.firstName ? { registrationFirstName: input.firstName } : {}),
     ...(input.lastName ? { registrationLastName: input.lastName } : {}),
     // Only this visitor's own new registration carries an id (never an address that was already known).
-    registrationId: payload.registrationId ?? undefined,
+    memberId: payload.memberId ?? undefined,
     registrationNewsLetter: input.newsletter,
     registrationTermsAndConditions: true,
     registrationFlow: input.flow === 'LEAN' ? 'leanStep2' : 'default',

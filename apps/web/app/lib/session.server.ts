@@ -22,7 +22,7 @@ export interface RegistrationFlowState {
   registrationTermsAndConditions?: boolean;
   termsPkString?: string;
   dataPolicyPkString?: string;
-  registrationId?: string;
+  memberId?: string;
   /**
    * Where the registration stands (spec §3 flow values): `leanStep2` once the lean flow's
    * first step is in, else the flow the last registration used (for the funnel events).

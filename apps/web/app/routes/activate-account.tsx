@@ -48,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (payload.outcome === 'ALREADY_ACTIVE') return { activated: null, alreadyActive: true, notice: null };
   // Activated in the browser that registered: "Shop now" leads back to where the visitor came from.
   const { flow } = await readFlow(request, context);
-  const activated = { firstName: payload.firstName, voucher: payload.voucher, registrationId: payload.registrationId, sourcePath: flow.sourcePath ?? null };
+  const activated = { firstName: payload.firstName, voucher: payload.voucher, memberId: payload.memberId, sourcePath: flow.sourcePath ?? null };
   // The new member is an identified customer from now on (spec §6, §9: the auth token cookie; ADR 022).
   return data(
     { activated, alreadyActive: false, notice: null },

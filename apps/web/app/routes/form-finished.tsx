@@ -22,20 +22,20 @@ const POLL_MS = 5000;
 export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
   const flow = await requireOutcome(args, 'FORM_FINISHED');
-  const registrationId = flow.registrationId ?? null;
+  const memberId = flow.memberId ?? null;
   let state: RegistrationStatus['state'] = 'PENDING';
-  if (registrationId) {
-    const result = await callApi(getRegistrationStatus, { registrationId }, { request, context });
+  if (memberId) {
+    const result = await callApi(getRegistrationStatus, { memberId }, { request, context });
     if (result.ok && result.data.registrationStatus?.state === 'ACTIVE') state = 'ACTIVE';
   }
   return {
     email: flow.registrationEmail ?? null,
-    registrationId,
+    memberId,
     state,
     flow: isRegistrationFlow(flow.registrationFlow) ? flow.registrationFlow : 'default',
     sourcePath: flow.sourcePath ?? null,
     // The websocket's Bearer token (spec §7.5), only while it is still needed (ADR 022).
-    socketToken: registrationId && state === 'PENDING' ? await socketToken(request, context) : null,
+    socketToken: memberId && state === 'PENDING' ? await socketToken(request, context) : null,
   };
 }
 
@@ -49,7 +49,7 @@ export default function FormFinished({ loaderData }: Route.ComponentProps) {
   const [liveState, setLiveState] = useState<RegistrationStatus['state']>(loaderData.state);
   const [polling, setPolling] = useState(false);
   const state = loaderData.state === 'ACTIVE' ? 'ACTIVE' : liveState;
-  const { registrationId } = loaderData;
+  const { memberId } = loaderData;
   // The freshest token at each (re)connection, without reconnecting when a revalidation brings a new one.
   const token = useRef(loaderData.socketToken);
   useEffect(() => {
@@ -65,16 +65,16 @@ export default function FormFinished({ loaderData }: Route.ComponentProps) {
   useTrackStep({ event: 'welcome_landed' });
 
   useEffect(() => {
-    if (!registrationId || state === 'ACTIVE') return;
+    if (!memberId || state === 'ACTIVE') return;
     // The socket waits for /acquisition-defaults.json: its acqBackendGraphqlURL wins (spec §7.1).
     const graphqlUrl = async () => (await whenRuntimeConfig()).acqBackendGraphqlURL;
     return watchRegistrationStatus(
-      registrationId,
+      memberId,
       { graphqlUrl, token: () => token.current },
       (status) => setLiveState(status.state),
       () => setPolling(true),
     );
-  }, [registrationId, state]);
+  }, [memberId, state]);
 
   useEffect(() => {
     if (!polling || state === 'ACTIVE') return;
@@ -95,7 +95,7 @@ export default function FormFinished({ loaderData }: Route.ComponentProps) {
   return (
     <MessageScreen title={t('formFinished.title')} text={t('formFinished.text')}>
       {loaderData.email && <p className="mt-6 text-lg">{t('formFinished.email', { email: loaderData.email })}</p>}
-      {registrationId && (
+      {memberId && (
         <p className="mt-10 border-t border-line pt-6 text-sm text-stone" role="status" aria-live="polite">
           {t('formFinished.live')}
         </p>

@@ -153,7 +153,7 @@ export async function action(args: Route.ActionArgs) {
       termsPkString: input.termsPkString,
       dataPolicyPkString: input.dataPolicyPkString,
       // Only this visitor's own new registration carries an id (never an address that was already known).
-      registrationId: payload.registrationId ?? undefined,
+      memberId: payload.memberId ?? undefined,
       registrationFlow: 'socialRegistration',
       registrationOutcome: payload.outcome,
     }),
@@ -166,7 +166,7 @@ export async function action(args: Route.ActionArgs) {
     return data(
       {
         kind: 'welcome' as const,
-        welcome: { firstName: payload.firstName, voucher: payload.voucher, registrationId: payload.registrationId, sourcePath: flow.sourcePath ?? null },
+        welcome: { firstName: payload.firstName, voucher: payload.voucher, memberId: payload.memberId, sourcePath: flow.sourcePath ?? null },
       },
       { headers: cookies },
     );

@@ -43,7 +43,7 @@ export async function activateKnownPendingMember(
     return activateLocked(trx, memberId, member, input, values, social, now);
   });
   if (result.outcome === 'ACTIVATED') {
-    deps.logger?.info({ registrationId: memberId }, 'registration: pending member activated (verified address)');
+    deps.logger?.info({ memberId }, 'registration: pending member activated (verified address)');
     await publishActive(deps, memberId);
   }
   return result;

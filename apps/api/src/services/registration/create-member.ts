@@ -69,11 +69,11 @@ export async function createMember(
 
   if (created.codeError) return ERRORS_ONLY([], [created.codeError]);
   if (created.voucher) {
-    deps.logger?.info({ registrationId: created.memberId }, 'registration: member active at once (verified address)');
+    deps.logger?.info({ memberId: created.memberId }, 'registration: member active at once (verified address)');
     await publishActive(deps, created.memberId);
     return { ...answer('ACTIVATED', created.memberId), voucher: created.voucher, firstName: values.firstName || null };
   }
   deps.outboxSignal?.notify();
-  deps.logger?.info({ registrationId: created.memberId, outboxId: created.outboxId }, 'registration: pending member created');
+  deps.logger?.info({ memberId: created.memberId, outboxId: created.outboxId }, 'registration: pending member created');
   return answer('FORM_FINISHED', created.memberId);
 }

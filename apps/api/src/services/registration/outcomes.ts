@@ -26,7 +26,7 @@ export interface FieldError {
 export interface RegisterResult {
   outcome: RegistrationOutcome | null;
   /** The member id: set for FORM_FINISHED only (never for an address that was already known). */
-  registrationId: string | null;
+  memberId: string | null;
   fieldErrors: FieldError[];
   codeErrors: RegistrationCodeError[];
 }
@@ -35,7 +35,7 @@ export interface RegisterResult {
 export interface RegistrationRun {
   outcome: RegistrationRunOutcome | null;
   /** The member id: set for FORM_FINISHED and ACTIVATED. */
-  registrationId: string | null;
+  memberId: string | null;
   fieldErrors: FieldError[];
   codeErrors: RegistrationCodeError[];
   /** Set when ACTIVATED. */
@@ -78,16 +78,16 @@ export interface ValidFields {
 
 export const ERRORS_ONLY = (fieldErrors: FieldError[], codeErrors: RegistrationCodeError[]): RegistrationRun => ({
   outcome: null,
-  registrationId: null,
+  memberId: null,
   fieldErrors,
   codeErrors,
   voucher: null,
   firstName: null,
 });
 
-export const answer = (outcome: RegistrationRunOutcome, registrationId: string | null): RegistrationRun => ({
+export const answer = (outcome: RegistrationRunOutcome, memberId: string | null): RegistrationRun => ({
   outcome,
-  registrationId,
+  memberId,
   fieldErrors: [],
   codeErrors: [],
   voucher: null,
@@ -97,7 +97,7 @@ export const answer = (outcome: RegistrationRunOutcome, registrationId: string |
 
 /** ACTIVE on the status channel; a failure to publish is logged, never the registration's. */
 export async function publishActive(deps: RegisterDeps, memberId: string) {
-  await deps.events?.publish({ registrationId: memberId, state: 'ACTIVE' }).catch((error: unknown) => {
+  await deps.events?.publish({ memberId, state: 'ACTIVE' }).catch((error: unknown) => {
     deps.logger?.warn({ err: error }, 'registration: could not publish the status change');
   });
 }

@@ -62,11 +62,11 @@ export async function renewPlace(
   // Deleted meanwhile (the retention pass): the address is new again.
   if (!result.run) return createMember(deps, input, values, social, now);
   if ('activated' in result) {
-    deps.logger?.info({ registrationId: memberId }, 'registration: pending member activated on a renewed place (verified address)');
+    deps.logger?.info({ memberId }, 'registration: pending member activated on a renewed place (verified address)');
     await publishActive(deps, memberId);
   } else if ('outboxId' in result) {
     deps.outboxSignal?.notify();
-    deps.logger?.info({ registrationId: memberId, outboxId: result.outboxId }, 'registration: expired registration took a place again');
+    deps.logger?.info({ memberId, outboxId: result.outboxId }, 'registration: expired registration took a place again');
   }
   return result.run;
 }

@@ -47,9 +47,9 @@ export async function resendActivation(deps: RegisterDeps, memberId: string, lan
   });
   if (outboxId) {
     deps.outboxSignal?.notify();
-    deps.logger?.info({ registrationId: memberId, outboxId }, 'registration: activation email sent again');
+    deps.logger?.info({ memberId, outboxId }, 'registration: activation email sent again');
   } else {
-    deps.logger?.info({ registrationId: memberId }, 'registration: resend limit reached, no email');
+    deps.logger?.info({ memberId }, 'registration: resend limit reached, no email');
   }
   return answer('ACCOUNT_PENDING', null);
 }
