@@ -1,5 +1,5 @@
 import { E2E } from '../../playwright.config.ts';
-import { createInvitation } from './support/data.ts';
+import { adminWithSecondFactor, createInvitation } from './support/data.ts';
 import { expect, test, text } from './support.ts';
 
 test('admin pages need a sign-in; the link generator makes a signed 14-day link', async ({ page, context }) => {
@@ -62,3 +62,29 @@ test('a sign-in never sends the browser somewhere else', async ({ page }) => {
   await page.getByRole('button', { name: text('en', 'admin.login.submit') }).click();
   await expect(page).toHaveURL(`${E2E.base}/admin/registrationlinkgenerator`);
 });
+
+test('an admin with a second factor signs in with a code from the authenticator app or a recovery code (German)', async ({ page }) => {
+  const admin = await adminWithSecondFactor('operator');
+  await page.goto('/de/admin/login');
+  await page.getByLabel(text('de', 'admin.login.email')).fill(admin.email);
+  await page.getByLabel(text('de', 'admin.login.password')).fill(admin.password);
+  await page.getByRole('button', { name: text('de', 'admin.login.submit') }).click();
+
+  // The password alone is not enough: the second step asks for the code, and says what it is.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'admin.secondFactor.title'));
+  const code = page.getByLabel(text('de', 'admin.secondFactor.code'));
+  await expect(code).toHaveAccessibleDescription(text('de', 'admin.secondFactor.hint'));
+  await expect(code).toBeFocused();
+  await page.getByRole('button', { name: text('de', 'admin.secondFactor.submit') }).click();
+  await expect(page.getByText(text('de', 'admin.secondFactor.missing'))).toBeVisible();
+  await code.fill('000000');
+  await page.getByRole('button', { name: text('de', 'admin.secondFactor.submit') }).click();
+  await expect(page.getByText(text('de', 'admin.secondFactor.invalid'))).toBeVisible();
+  await expect(code).toHaveValue('');
+
+  // A recovery code, typed as people type them, signs in once.
+  await code.fill(admin.recoveryCodes[0]!.toLowerCase().replaceAll('-', ' '));
+  await page.getByRole('button', { name: text('de', 'admin.secondFactor.submit') }).click();
+  await expect(page).toHaveURL(/\/de\/admin\/registrationlinkgenerator$/);
+});
+

@@ -34,8 +34,10 @@ export const DEFAULT_RATE_LIMITS = {
   consentRecords: { points: 20, duration: 60, burstPoints: 10, burstDuration: 600 },
   /** Mutation.recordFunnelEvents (one browser batch) per client IP: 60/minute, plus a burst of 30 per 10 minutes (RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE sets the 60). */
   funnelEvents: { points: 60, duration: 60, burstPoints: 30, burstDuration: 600 },
-  /** Mutation.adminLogin per client IP: 5/minute. */
+  /** Mutation.adminLogin per client IP: 5/minute (RATE_LIMIT_ADMIN_SIGN_INS_PER_MINUTE sets the 5). */
   adminLoginIp: { points: 5, duration: 60, burstPoints: 0, burstDuration: 60 },
+  /** Mutation.adminVerifySecondFactor per client IP: 10/minute (a code guess costs a sign-in besides). */
+  adminSecondFactorIp: { points: 10, duration: 60, burstPoints: 0, burstDuration: 60 },
   /**
    * Mutation.adminLogin per account and client IP (hashed address + IP): 10/hour. Never per
    * account alone: strangers' failures must not lock the real admin out (ADR 029).
@@ -83,6 +85,7 @@ export function createRateLimiters(
         | 'RATE_LIMIT_PUBLIC_FORMS_PER_MINUTE'
         | 'RATE_LIMIT_CONSENT_RECORDS_PER_MINUTE'
         | 'RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE'
+        | 'RATE_LIMIT_ADMIN_SIGN_INS_PER_MINUTE'
       >
     >,
   options: RateLimiterOptions = {},
@@ -93,6 +96,7 @@ export function createRateLimiters(
   const publicForms = env.RATE_LIMIT_PUBLIC_FORMS_PER_MINUTE;
   const consentRecords = env.RATE_LIMIT_CONSENT_RECORDS_PER_MINUTE;
   const funnelBatches = env.RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE;
+  const adminSignIns = env.RATE_LIMIT_ADMIN_SIGN_INS_PER_MINUTE;
   const rules: Record<RateLimitName, RateLimitRule> = {
     ...DEFAULT_RATE_LIMITS,
     ...(configured ? { registrationCodeCheck: { ...DEFAULT_RATE_LIMITS.registrationCodeCheck, points: configured } } : {}),
@@ -100,6 +104,7 @@ export function createRateLimiters(
     ...(publicForms ? { publicForms: { ...DEFAULT_RATE_LIMITS.publicForms, points: publicForms } } : {}),
     ...(consentRecords ? { consentRecords: { ...DEFAULT_RATE_LIMITS.consentRecords, points: consentRecords } } : {}),
     ...(funnelBatches ? { funnelEvents: { ...DEFAULT_RATE_LIMITS.funnelEvents, points: funnelBatches } } : {}),
+    ...(adminSignIns ? { adminLoginIp: { ...DEFAULT_RATE_LIMITS.adminLoginIp, points: adminSignIns } } : {}),
     ...options.rules,
   };
   const redis = env.REDIS_URL
@@ -152,6 +157,7 @@ export function createRateLimiters(
     funnelEvents: build('funnelEvents'),
     adminLoginIp: build('adminLoginIp'),
     adminLoginAccountIp: build('adminLoginAccountIp'),
+    adminSecondFactorIp: build('adminSecondFactorIp'),
     adminLoginFailures: build('adminLoginFailures'),
     async ready() {
       if (!redis || redis.status === 'ready') return;

@@ -33,6 +33,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
         (await ownTables()).map((t) => t.name).filter((name) => !name.startsWith('kysely_')).sort();
       // The tables each migration creates, newest first: undoing it takes exactly those away.
       const createdBy = [
+        ['admin_recovery_codes', 'admin_security_policy', 'audit_log'],
         ['feature_overrides', 'feature_revision'],
         ['consent_records', 'funnel_events'],
         ['member_preferences', 'member_social_identities', 'membership_applications', 'waitlist_entries'],
@@ -55,8 +56,11 @@ describe.each(ENGINES)('database on %s', (engine) => {
       const names = tables.map((t) => t.name).filter((name) => !name.startsWith('kysely_'));
       expect(names.sort()).toEqual([
         'activations',
+        'admin_recovery_codes',
+        'admin_security_policy',
         'admin_sessions',
         'admin_users',
+        'audit_log',
         'consent_records',
         'consents',
         'email_outbox',

@@ -78,6 +78,7 @@ const envSchema = z
     RATE_LIMIT_CONSENT_RECORDS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /** First-party funnel batches (Mutation.recordFunnelEvents) per client address and minute; e2e tests raise it. */
     RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    RATE_LIMIT_ADMIN_SIGN_INS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
     /** With ADMIN_PASSWORD: the admin user the seed creates when it does not exist yet. */
     ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).optional(),
     /** With ADMIN_EMAIL; at least 12 characters. Read at seed time only. */

@@ -36,3 +36,53 @@ export const adminLoginForm = z
     if (!password) ctx.addIssue({ code: 'custom', path: ['password'], message: ADMIN_LOGIN_MESSAGE_IDS.passwordMissing });
   })
   .transform((value) => ({ email: value.email ?? '', password: value.password ?? '' }));
+
+/**
+ * Who runs the club's door (issue 13): each admin has one role, and each admin action names the
+ * permission it needs. The API checks it on every call (`requirePermission`); the web only uses
+ * it to hide what would be refused anyway.
+ */
+export const ADMIN_ROLES = ['owner', 'operator', 'support', 'privacy', 'viewer'] as const;
+export type AdminRole = (typeof ADMIN_ROLES)[number];
+
+const EVERYONE: readonly AdminRole[] = ADMIN_ROLES;
+
+export const ADMIN_PERMISSIONS = {
+  /** Read codes, the funnel, the waiting list and applicants, the outbox, flags and experiments. */
+  'acquisition.read': EVERYONE,
+  /** Create, change, revoke and rotate codes; generate links. */
+  'codes.manage': ['owner', 'operator'],
+  /** Invite from the waiting list and the applicants; set the daily admission capacity. */
+  'waitlist.manage': ['owner', 'operator'],
+  /** Change feature flags and experiments. */
+  'features.manage': ['owner', 'operator'],
+  /** Retry emails of the outbox. */
+  'outbox.manage': ['owner', 'operator'],
+  /** Look up one address (exact match), resend an activation, free a pending place. */
+  'members.support': ['owner', 'support', 'privacy'],
+  /** Export and delete everything held about an address. */
+  'privacy.manage': ['owner', 'privacy'],
+  /** Read the audit log. */
+  'audit.read': ['owner', 'privacy'],
+  /** Create admins, change their roles, disable them, require a second factor for everyone. */
+  'admins.manage': ['owner'],
+} as const satisfies Record<string, readonly AdminRole[]>;
+export type AdminPermission = keyof typeof ADMIN_PERMISSIONS;
+
+export function can(role: AdminRole, permission: AdminPermission): boolean {
+  return (ADMIN_PERMISSIONS[permission] as readonly AdminRole[]).includes(role);
+}
+
+/**
+ * The second sign-in step: the challenge of the password step and a code — six digits from the
+ * authenticator app, or a recovery code (letters and digits, dashes and spaces allowed).
+ */
+export const adminSecondFactorForm = z.object({
+  challenge: z.string({ error: 'admin.secondFactor.expired' }).min(1, { error: 'admin.secondFactor.expired' }).max(4096, { error: 'admin.secondFactor.expired' }),
+  code: z
+    .string({ error: 'admin.secondFactor.missing' })
+    .trim()
+    .min(1, { error: 'admin.secondFactor.missing', abort: true })
+    .regex(/^(\d{6}|[A-Za-z0-9][A-Za-z0-9 -]{14,22})$/, { error: 'admin.secondFactor.invalid' }),
+});
+

@@ -31,6 +31,13 @@ const OTHER_CODES = {
   INVALID_CREDENTIALS: 'Unknown email or wrong password (not told apart).',
   ACTIVATION_LINK_UNKNOWN: 'No such activation link (invalid link).',
   ACTIVATION_LINK_UNUSABLE: 'The link expired, was already used, was replaced by a newer email, or the account cannot be activated.',
+  INVALID_SECOND_FACTOR: 'The authenticator code or recovery code is not correct, or was used already.',
+  SECOND_FACTOR_EXPIRED: 'The sign-in waited too long for its second factor, or the password changed since: sign in again.',
+  SECOND_FACTOR_NOT_STARTED: 'No second-factor set-up is waiting for a first code: start it again.',
+  WRONG_PASSWORD: 'The current password is not correct.',
+  ADMIN_NOT_FOUND: 'No such admin.',
+  ADMIN_EXISTS: 'An admin with this email address exists already.',
+  LAST_OWNER: 'The club keeps at least one active owner: this would leave none.',
 } as const;
 
 export type UserErrorCode = keyof typeof OTHER_CODES | BlockingCodeError | TokenErrorCode;

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import type { Locale } from '@velvet/i18n/locales';
 import { E2E } from '../../../playwright.config.ts';
 import { cli } from './cli.ts';
@@ -70,10 +71,10 @@ export async function lobbyLink(email: string): Promise<string> {
 }
 
 /** The public API, as the web server calls it. */
-export async function graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+export async function graphql<T>(query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}): Promise<T> {
   const response = await fetch(`${E2E.api}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1' },
+    headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1', ...headers },
     body: JSON.stringify({ query, variables }),
   });
   const body = (await response.json()) as { data: T; errors?: unknown[] };
@@ -181,3 +182,32 @@ export async function registerThroughForm(
   expect(response.status(), await response.text()).toBe(302);
   return { email, location: response.headers().location ?? '' };
 }
+
+/**
+ * An admin of `role` with a second factor in force (`admin create`, then the API's set-up as the
+ * console would do it): their password, the authenticator secret and the ten recovery codes.
+ */
+export async function adminWithSecondFactor(role: string): Promise<{ email: string; password: string; secret: string; recoveryCodes: string[] }> {
+  const email = `${role}-${randomBytes(4).toString('hex')}@velvetrope.test`;
+  const password = `a long password ${randomBytes(6).toString('hex')}`;
+  await run(['admin', 'create', '--email', email, '--role', role, '--password', password]);
+  const { adminLogin } = await graphql<{ adminLogin: { token: string } }>(
+    'mutation l($email: String!, $password: String!) { adminLogin(email: $email, password: $password) { token } }',
+    { email, password },
+  );
+  const bearer = { authorization: `Bearer ${adminLogin.token}` };
+  const { adminStartSecondFactorSetup: setup } = await graphql<{ adminStartSecondFactorSetup: { secret: string; setupToken: string } }>(
+    'mutation { adminStartSecondFactorSetup { secret setupToken } }',
+    {},
+    bearer,
+  );
+  const code = new TOTP({ secret: Secret.fromBase32(setup.secret), digits: 6, period: 30 }).generate();
+  const { adminConfirmSecondFactorSetup: confirmed } = await graphql<{ adminConfirmSecondFactorSetup: { recoveryCodes: string[] } }>(
+    'mutation c($setupToken: String!, $code: String!) { adminConfirmSecondFactorSetup(setupToken: $setupToken, code: $code) { recoveryCodes } }',
+    { setupToken: setup.setupToken, code },
+    bearer,
+  );
+  expect(confirmed.recoveryCodes).toHaveLength(10);
+  return { email, password, secret: setup.secret, recoveryCodes: confirmed.recoveryCodes };
+}
+

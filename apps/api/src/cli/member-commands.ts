@@ -1,5 +1,6 @@
 /** CLI: `member block|unblock` and `admin create`. */
 import type { Command } from 'commander';
+import type { AdminRole } from '@velvet/validation/admin';
 import { createAdminUser } from '../services/create-admin-user.ts';
 import { setMemberBlocked } from '../services/block-member.ts';
 import { UsageError, parseEmail, withDatabase } from './kit.ts';
@@ -30,12 +31,13 @@ export function addMemberCommands(program: Command): void {
     )
     .requiredOption('--email <email>', 'the admin e-mail address')
     .option('--password <password>', 'at least 12 characters (prefer ADMIN_PASSWORD: arguments show up in ps)')
+    .option('--role <role>', 'owner (default), operator, support, privacy or viewer')
     .exitOverride()
-    .action(async (options: { email: string; password?: string }) => {
+    .action(async (options: { email: string; password?: string; role?: string }) => {
       const password = options.password ?? (process.env.ADMIN_PASSWORD || undefined);
-      const result = await withDatabase((db) => createAdminUser(db, { email: options.email, password }));
+      const result = await withDatabase((db) => createAdminUser(db, { email: options.email, password, role: options.role as AdminRole | undefined }));
       if (!result.ok) throw new UsageError(result.errors.join('\n'));
-      console.log(`created admin user ${result.value.email}`);
+      console.log(`created admin user ${result.value.email} (${result.value.role})`);
       if (result.value.generatedPassword) {
         console.log(`generated password (shown once, store it now): ${result.value.generatedPassword}`);
       }

@@ -6,6 +6,7 @@
  * - booleans are real booleans in the application (`integer` 0/1 on SQLite, converted
  *   both ways by `SqliteBooleanPlugin`; `boolean` on PostgreSQL).
  */
+import type { AdminRole } from '@velvet/validation/admin';
 import type { Customization } from '@velvet/validation/customization';
 import type { ShoppingPreference } from '@velvet/validation/registration';
 import type { ColumnType, Insertable, Selectable } from 'kysely';
@@ -86,6 +87,46 @@ interface AdminUsersTable {
   email: string;
   password_hash: string;
   created_at: Timestamp;
+  /** owner, operator, support, privacy or viewer (@velvet/validation/admin). */
+  role: ColumnType<AdminRole, AdminRole | undefined, AdminRole>;
+  /** The TOTP secret, sealed with a key of APP_SECRET; null until enrolment starts. */
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Set once a first code confirmed the enrolment: from then on sign-in needs a second factor. */
+  totp_enabled_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
+  password_changed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  disabled_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+/** Single-use recovery codes of an admin's second factor; only their SHA-256 is stored. */
+interface AdminRecoveryCodesTable {
+  id: string;
+  admin_user_id: string;
+  code_hash: string;
+  created_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** The single row (id 1) of the owner's security policy. */
+interface AdminSecurityPolicyTable {
+  id: number;
+  require_second_factor: boolean;
+  updated_at: Timestamp;
+}
+
+/** Append-only (a trigger refuses UPDATE and DELETE): who did what, when, from where. */
+interface AuditLogTable {
+  /** Write order (autoincrement): the log's order and its page cursor. */
+  seq: ColumnType<number, never, never>;
+  id: string;
+  at: Timestamp;
+  actor_admin_id: string | null;
+  actor_email: string | null;
+  client_address: string | null;
+  action: string;
+  target: string | null;
+  /** JSON text. */
+  details: string;
 }
 
 export type ActivationReason = 'registration' | 'resend';
@@ -236,6 +277,9 @@ export interface Database {
   consents: ConsentsTable;
   email_outbox: EmailOutboxTable;
   admin_users: AdminUsersTable;
+  admin_recovery_codes: AdminRecoveryCodesTable;
+  admin_security_policy: AdminSecurityPolicyTable;
+  audit_log: AuditLogTable;
   feature_overrides: FeatureOverridesTable;
   feature_revision: FeatureRevisionTable;
 }
@@ -252,6 +296,7 @@ export const BOOLEAN_COLUMNS = [
   'analytics_granted',
   'marketing_granted',
   'analytics_consent',
+  'require_second_factor',
 ] as const;
 
 export type NewMember = Insertable<MembersTable>;

@@ -4,6 +4,7 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
 import './admin.ts';
+import './admin-console.ts';
 import './consent.ts';
 import './country.ts';
 import './funnel.ts';

@@ -22,6 +22,7 @@ export const GENEROUS_LIMITS: RateLimiterOptions['rules'] = {
   funnelEvents: GENEROUS,
   adminLoginIp: GENEROUS,
   adminLoginAccountIp: GENEROUS,
+  adminSecondFactorIp: GENEROUS,
   adminLoginFailures: GENEROUS,
 };
 

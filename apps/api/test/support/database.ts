@@ -62,7 +62,11 @@ export async function createTestDatabase(engine: DatabaseEngine, options: { migr
   };
 }
 
-/** Deletes every row a test may have created (legal documents are reference data and stay). */
+/**
+ * Deletes every row a test may have created (legal documents are reference data and stay). The
+ * audit log stays too: the database refuses to delete from it, so tests find their own entries
+ * by the unique addresses they used.
+ */
 export async function deleteAllData(db: Db): Promise<void> {
   await db.deleteFrom('consent_records').execute();
   await db.deleteFrom('funnel_events').execute();
@@ -76,6 +80,7 @@ export async function deleteAllData(db: Db): Promise<void> {
   await db.deleteFrom('consents').execute();
   await db.deleteFrom('email_outbox').execute();
   await db.deleteFrom('admin_users').execute();
+  await db.updateTable('admin_security_policy').set({ require_second_factor: false }).execute();
   await db.updateTable('members').set({ registration_code_id: null }).execute();
   await db.deleteFrom('registration_codes').execute();
   await db.deleteFrom('members').execute();

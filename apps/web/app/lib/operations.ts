@@ -79,7 +79,14 @@ export const registrationStatusSubscription = operation(
 export const adminLogin = operation(
   'adminLogin',
   graphql(`mutation adminLogin($email: String!, $password: String!) {
-  adminLogin(email: $email, password: $password) { token expiresAt userErrors { code field messageId } }
+  adminLogin(email: $email, password: $password) { token expiresAt secondFactorChallenge userErrors { code field messageId } }
+}`),
+);
+
+export const adminVerifySecondFactor = operation(
+  'adminVerifySecondFactor',
+  graphql(`mutation adminVerifySecondFactor($challenge: String!, $code: String!) {
+  adminVerifySecondFactor(challenge: $challenge, code: $code) { token expiresAt userErrors { code field messageId } }
 }`),
 );
 

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '../lib/submission.server.ts';
-import { adminLoginForm } from '@velvet/validation/admin';
+import { adminLoginForm, adminSecondFactorForm } from '@velvet/validation/admin';
 import { Form, redirect } from 'react-router';
 import type { Route } from './+types/admin-login';
 import { describedBy, FieldErrors } from '../components/field.tsx';
@@ -10,8 +10,9 @@ import { callApi } from '../lib/api.server.ts';
 import { localeContext } from '../lib/context.ts';
 import { localizedPath } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/meta.ts';
-import { adminLogin, adminLogout, getAdminSession } from '../lib/operations.ts';
+import { adminLogin, adminLogout, adminVerifySecondFactor, getAdminSession } from '../lib/operations.ts';
 import { apiFailureMessage } from '../lib/registration-code.server.ts';
+import type { Notice } from '../components/code-form.tsx';
 import { adminCookie } from '../lib/session.server.ts';
 import { useT } from '../lib/use-root.ts';
 import { useSubmitting } from '../lib/forms.ts';
@@ -37,17 +38,47 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (token) await callApi(adminLogout, {}, { request, context, token });
     throw redirect(localizedPath(prefix, '/admin/login'), { headers: { 'Set-Cookie': await cookie.serialize('', { maxAge: 0 }) } });
   }
+  if (formData.get('intent') === 'second-factor') return secondStep({ request, context }, formData);
   const submission = parseWithZod(formData, { schema: adminLoginForm });
   if (submission.status !== 'success') return { result: submission.reply({ hideFields: ['password'] }), notice: null, attempt: crypto.randomUUID() };
   const result = await callApi(adminLogin, submission.value, { request, context });
   if (!result.ok) return { result: submission.reply({ hideFields: ['password'] }), notice: apiFailureMessage(result.error), attempt: crypto.randomUUID() };
-  const { token, userErrors } = result.data.adminLogin;
+  const { token, secondFactorChallenge, userErrors } = result.data.adminLogin;
+  // The password was right and this admin has a second factor: ask for it.
+  if (secondFactorChallenge) return { result: submission.reply({ resetForm: true }), notice: null, attempt: crypto.randomUUID(), challenge: secondFactorChallenge };
   if (!token) {
     const formErrors = userErrors.length ? userErrors.map((e) => e.messageId) : ['admin.login.invalid'];
     return { result: submission.reply({ formErrors, hideFields: ['password'] }), notice: null, attempt: crypto.randomUUID() };
   }
+  return signedIn({ request, context }, token);
+}
+
+/** The second step: the authenticator's code (or a recovery code) redeems the password step's challenge. */
+async function secondStep({ request, context }: Pick<Route.ActionArgs, 'request' | 'context'>, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: adminSecondFactorForm });
+  const challenge = String(formData.get('challenge') ?? '').slice(0, 4096);
+  const again = (options: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; notice?: Notice | null }) => ({
+    result: submission.reply({ formErrors: options.formErrors, fieldErrors: options.fieldErrors, hideFields: ['code'] }),
+    notice: options.notice ?? null,
+    attempt: crypto.randomUUID(),
+    challenge,
+  });
+  if (submission.status !== 'success') return again({});
+  const result = await callApi(adminVerifySecondFactor, submission.value, { request, context });
+  if (!result.ok) return again({ notice: apiFailureMessage(result.error) });
+  const { token, userErrors } = result.data.adminVerifySecondFactor;
+  if (token) return signedIn({ request, context }, token);
+  // Too late, or the password changed meanwhile: back to the password step, with the reason.
+  if (userErrors.some((e) => e.code === 'SECOND_FACTOR_EXPIRED')) {
+    return { result: submission.reply({ formErrors: ['admin.secondFactor.expired'], resetForm: true }), notice: null, attempt: crypto.randomUUID() };
+  }
+  return again({ fieldErrors: { code: userErrors.length ? userErrors.map((e) => e.messageId) : ['admin.secondFactor.invalid'] } });
+}
+
+async function signedIn({ request, context }: Pick<Route.ActionArgs, 'request' | 'context'>, token: string): Promise<never> {
+  const { prefix } = context.get(localeContext);
   throw redirect(safeAdminReturn(new URL(request.url).searchParams.get('redirectTo'), prefix), {
-    headers: { 'Set-Cookie': await cookie.serialize(token) },
+    headers: { 'Set-Cookie': await adminCookie(context).serialize(token) },
   });
 }
 
@@ -55,6 +86,25 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 
 export default function AdminLogin({ actionData }: Route.ComponentProps) {
   const t = useT();
+  if (actionData && 'challenge' in actionData && actionData.challenge) {
+    return <SecondFactorStep challenge={actionData.challenge} actionData={actionData} />;
+  }
+  return <PasswordStep actionData={actionData} t={t} />;
+}
+
+type ActionData = Route.ComponentProps['actionData'];
+
+function Alert({ errors, notice }: { errors?: string[]; notice?: Notice | null }) {
+  const t = useT();
+  if (!errors?.length && !notice) return null;
+  return (
+    <p role="alert" className="border-l-2 border-alert pl-4 text-sm">
+      {notice ? t(notice.id, notice.values) : errors?.map((id) => t(id)).join(' ')}
+    </p>
+  );
+}
+
+function PasswordStep({ actionData, t }: { actionData: ActionData; t: ReturnType<typeof useT> }) {
   const busy = useSubmitting();
   const [form, fields] = useForm<{ email: string; password: string }>({ id: 'admin-login', lastResult: actionData?.result });
   const passwordProps = getInputProps(fields.password, { type: 'password' });
@@ -62,11 +112,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
     <div>
       <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.login.title')} />
       <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink">
-        {(form.errors?.length || actionData?.notice) && (
-          <p role="alert" className="border-l-2 border-alert pl-4 text-sm">
-            {actionData?.notice ? t(actionData.notice.id, actionData.notice.values) : form.errors?.map((id) => t(id)).join(' ')}
-          </p>
-        )}
+        <Alert errors={form.errors} notice={actionData?.notice} />
         <div>
           <label htmlFor={fields.email.id} className="eyebrow block text-stone">{t('admin.login.email')}</label>
           <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="username" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />
@@ -79,6 +125,39 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
           <FieldErrors field={fields.password} />
         </div>
         <button type="submit" className="btn-primary w-full" disabled={busy}>{t('admin.login.submit')}</button>
+      </Form>
+    </div>
+  );
+}
+
+function SecondFactorStep({ challenge, actionData }: { challenge: string; actionData: ActionData }) {
+  const t = useT();
+  const busy = useSubmitting();
+  const [form, fields] = useForm<{ code: string; challenge: string }>({ id: 'admin-second-factor', lastResult: actionData?.result });
+  const codeProps = getInputProps(fields.code, { type: 'text' });
+  return (
+    <div>
+      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.secondFactor.title')} />
+      <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink">
+        <Alert errors={form.errors} notice={actionData?.notice} />
+        <input type="hidden" name="intent" value="second-factor" />
+        <input type="hidden" name="challenge" value={challenge} />
+        <div>
+          <label htmlFor={fields.code.id} className="eyebrow block text-stone">{t('admin.secondFactor.code')}</label>
+          <p id={`${fields.code.id}-hint`} className="mt-2 text-sm text-stone">{t('admin.secondFactor.hint')}</p>
+          <input
+            {...codeProps}
+            key={`${codeProps.key ?? ''}:${actionData?.attempt ?? ''}`}
+            autoComplete="one-time-code"
+            autoCapitalize="characters"
+            spellCheck={false}
+            autoFocus
+            className="field-input mt-2 tracking-widest"
+            aria-describedby={`${fields.code.id}-hint ${describedBy(fields.code) ?? ''}`.trim()}
+          />
+          <FieldErrors field={fields.code} />
+        </div>
+        <button type="submit" className="btn-primary w-full" disabled={busy}>{t('admin.secondFactor.submit')}</button>
       </Form>
     </div>
   );
