@@ -1,5 +1,7 @@
 import { E2E } from '../../playwright.config.ts';
-import { adminWithSecondFactor, createInvitation } from './support/data.ts';
+import AxeBuilder from '@axe-core/playwright';
+import { Secret, TOTP } from 'otpauth';
+import { adminWithSecondFactor, createInvitation, newAdmin } from './support/data.ts';
 import { expect, test, text } from './support.ts';
 
 test('admin pages need a sign-in; the link generator makes a signed 14-day link', async ({ page, context }) => {
@@ -86,5 +88,59 @@ test('an admin with a second factor signs in with a code from the authenticator 
   await code.fill(admin.recoveryCodes[0]!.toLowerCase().replaceAll('-', ' '));
   await page.getByRole('button', { name: text('de', 'admin.secondFactor.submit') }).click();
   await expect(page).toHaveURL(/\/de\/admin\/registrationlinkgenerator$/);
+});
+
+test.describe('the security page, as a Polish admin in Warsaw on a phone', () => {
+  test.use({ locale: 'pl-PL', timezoneId: 'Europe/Warsaw', viewport: { width: 390, height: 844 } });
+
+  test('turns on two-step sign-in with a QR code and a first code, shows the recovery codes once, and changes the password', async ({ page }) => {
+    const admin = await newAdmin('support');
+    await page.goto('/pl/admin/login?redirectTo=%2Fpl%2Fadmin%2Fsecurity');
+    await page.getByLabel(text('pl', 'admin.login.email')).fill(admin.email);
+    await page.getByLabel(text('pl', 'admin.login.password')).fill(admin.password);
+    await page.getByRole('button', { name: text('pl', 'admin.login.submit') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('pl', 'admin.security.title'));
+    await expect(page.getByText(text('pl', 'admin.security.role', { role: text('pl', 'admin.roles.support') }))).toBeVisible();
+    await expect(page.getByText(text('pl', 'admin.security.secondFactorOff'))).toBeVisible();
+
+    await page.getByRole('button', { name: text('pl', 'admin.security.start') }).click();
+    await expect(page.getByRole('img', { name: text('pl', 'admin.security.qr') })).toBeVisible();
+    expect(await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+    const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
+    const code = page.getByLabel(text('pl', 'admin.secondFactor.code'));
+    await code.fill('123456');
+    await page.getByRole('button', { name: text('pl', 'admin.security.confirm') }).click();
+    await expect(page.getByText(text('pl', 'admin.secondFactor.invalid'))).toBeVisible();
+    // The same set-up stays on the page after a wrong code.
+    await expect(page.getByTestId('totp-secret')).toHaveText(secret);
+    await code.fill(new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate());
+    await page.getByRole('button', { name: text('pl', 'admin.security.confirm') }).click();
+    await expect(page.getByRole('status').filter({ hasText: text('pl', 'admin.security.enabled') })).toBeVisible();
+    const recovery = page.getByTestId('recovery-codes').getByRole('listitem');
+    await expect(recovery).toHaveCount(10);
+    const firstCode = (await recovery.first().textContent()) ?? '';
+    await page.reload();
+    await expect(page.getByText(text('pl', 'admin.security.secondFactorOn'))).toBeVisible();
+    await expect(page.getByTestId('recovery-codes')).toHaveCount(0);
+
+    // A wrong current password changes nothing; the right one signs the admin out everywhere.
+    await page.getByLabel(text('pl', 'admin.security.currentPassword')).fill('not my password!');
+    await page.getByLabel(text('pl', 'admin.security.newPassword')).fill('a brand new long password');
+    await page.getByRole('button', { name: text('pl', 'admin.security.changePassword') }).click();
+    await expect(page.getByText(text('pl', 'admin.password.currentWrong'))).toBeVisible();
+    await page.getByLabel(text('pl', 'admin.security.currentPassword')).fill(admin.password);
+    await page.getByLabel(text('pl', 'admin.security.newPassword')).fill('a brand new long password');
+    await page.getByRole('button', { name: text('pl', 'admin.security.changePassword') }).click();
+    await expect(page).toHaveURL(/\/pl\/admin\/login\?changed=1$/);
+    await expect(page.getByRole('status').filter({ hasText: text('pl', 'admin.login.passwordChanged') })).toBeVisible();
+
+    // The new password, then a recovery code: signed in again.
+    await page.getByLabel(text('pl', 'admin.login.email')).fill(admin.email);
+    await page.getByLabel(text('pl', 'admin.login.password')).fill('a brand new long password');
+    await page.getByRole('button', { name: text('pl', 'admin.login.submit') }).click();
+    await page.getByLabel(text('pl', 'admin.secondFactor.code')).fill(firstCode);
+    await page.getByRole('button', { name: text('pl', 'admin.secondFactor.submit') }).click();
+    await expect(page).toHaveURL(/\/pl\/admin\/registrationlinkgenerator$/);
+  });
 });
 

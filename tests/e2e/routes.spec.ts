@@ -11,6 +11,7 @@ const TITLES: Record<(typeof SCREENS)[number]['name'], string> = {
   'admin-registration-link-generator': 'meta.adminLinkGenerator.title',
   'admin-split-generator': 'meta.adminSplitGenerator.title',
   'admin-funnel': 'meta.adminFunnel.title',
+  'admin-security': 'meta.adminSecurity.title',
   'error-404': 'meta.notFound.title',
   lobby: 'meta.lobby.title',
   'membership-interest': 'meta.membershipInterest.title',
@@ -33,6 +34,7 @@ const REDIRECTS: Partial<Record<(typeof SCREENS)[number]['name'], string>> = {
   'admin-registration-link-generator': '/admin/login?redirectTo=',
   'admin-split-generator': '/admin/login?redirectTo=',
   'admin-funnel': '/admin/login?redirectTo=',
+  'admin-security': '/admin/login?redirectTo=',
   'form-started': '',
   // The outcome pages speak of the visitor's own registration or application.
   'form-finished': '',

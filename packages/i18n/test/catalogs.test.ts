@@ -40,6 +40,9 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'stores.munich.name': ['fr'],
   // Italian interfaces say "Password", the loanword.
   'admin.login.password': ['it'],
+  'admin.security.password': ['it'],
+  // "Operator" is the role's name in German, Dutch and Polish teams too.
+  'admin.roles.operator': ['de', 'nl', 'pl'],
   // The promo countdown's unit symbols: Italian writes h and min too.
   'promo.countdown.hours': ['it'],
 };

@@ -86,3 +86,21 @@ export const adminSecondFactorForm = z.object({
     .regex(/^(\d{6}|[A-Za-z0-9][A-Za-z0-9 -]{14,22})$/, { error: 'admin.secondFactor.invalid' }),
 });
 
+/** The security page's forms: the first code of a new authenticator, and a password change. */
+export const secondFactorSetupForm = z.object({
+  setupToken: z.string({ error: 'admin.secondFactor.notStarted' }).min(1, { error: 'admin.secondFactor.notStarted' }).max(4096),
+  uri: z.string().max(512).optional(),
+  code: z
+    .string({ error: 'admin.secondFactor.missing' })
+    .trim()
+    .min(1, { error: 'admin.secondFactor.missing', abort: true })
+    .regex(/^\d{6}$/, { error: 'admin.secondFactor.invalid' }),
+});
+
+export const changePasswordForm = z.object({
+  currentPassword: z.string({ error: 'admin.login.passwordMissing' }).min(1, { error: 'admin.login.passwordMissing' }).max(ADMIN_PASSWORD_MAX_LENGTH),
+  newPassword: z
+    .string({ error: 'admin.password.tooShort' })
+    .min(ADMIN_PASSWORD_MIN_LENGTH, { error: 'admin.password.tooShort' })
+    .max(ADMIN_PASSWORD_MAX_LENGTH, { error: 'admin.password.tooLong' }),
+});

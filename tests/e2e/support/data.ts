@@ -183,14 +183,20 @@ export async function registerThroughForm(
   return { email, location: response.headers().location ?? '' };
 }
 
+/** An admin of `role` (`admin create`), with their password. */
+export async function newAdmin(role: string): Promise<{ email: string; password: string }> {
+  const email = `${role}-${randomBytes(4).toString('hex')}@velvetrope.test`;
+  const password = `a long password ${randomBytes(6).toString('hex')}`;
+  await run(['admin', 'create', '--email', email, '--role', role, '--password', password]);
+  return { email, password };
+}
+
 /**
  * An admin of `role` with a second factor in force (`admin create`, then the API's set-up as the
  * console would do it): their password, the authenticator secret and the ten recovery codes.
  */
 export async function adminWithSecondFactor(role: string): Promise<{ email: string; password: string; secret: string; recoveryCodes: string[] }> {
-  const email = `${role}-${randomBytes(4).toString('hex')}@velvetrope.test`;
-  const password = `a long password ${randomBytes(6).toString('hex')}`;
-  await run(['admin', 'create', '--email', email, '--role', role, '--password', password]);
+  const { email, password } = await newAdmin(role);
   const { adminLogin } = await graphql<{ adminLogin: { token: string } }>(
     'mutation l($email: String!, $password: String!) { adminLogin(email: $email, password: $password) { token } }',
     { email, password },

@@ -13,6 +13,7 @@ export function AdminBar({ email }: { email: string }) {
           <li><NavLink to={path('/admin/registrationlinkgenerator')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.linkGenerator')}</NavLink></li>
           <li><NavLink to={path('/admin/splitgenerator')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.splitGenerator.title')}</NavLink></li>
           <li><NavLink to={path('/admin/funnel')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.funnel')}</NavLink></li>
+          <li><NavLink to={path('/admin/security')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.security')}</NavLink></li>
         </ul>
       </nav>
       <Form method="post" action={path('/admin/login')}>

@@ -7,7 +7,7 @@ import { redirect, type RouterContextProvider } from 'react-router';
 import { callApi } from './api.server.ts';
 import { localeContext } from './context.ts';
 import { localizedPath, pagePath } from './i18n.ts';
-import { getAdminSession } from './operations.ts';
+import { getAdminSession, type AdminSession } from './operations.ts';
 import { adminCookie } from './session.server.ts';
 
 interface Args {
@@ -21,18 +21,26 @@ export async function adminToken({ request, context }: Args): Promise<string | u
 }
 
 /** Admin pages a sign-in may return to; anything else goes to the link generator. */
-const ADMIN_RETURN = /^\/(?:[a-z]{2}\/)?admin\/(?:registrationlinkgenerator|splitgenerator|funnel)$/;
+const ADMIN_RETURN = /^\/(?:[a-z]{2}\/)?admin\/(?:registrationlinkgenerator|splitgenerator|funnel|security)$/;
 
 export function safeAdminReturn(value: string | null | undefined, prefix: string): string {
   return value && ADMIN_RETURN.test(value) ? value : localizedPath(prefix as never, '/admin/registrationlinkgenerator');
 }
 
-/** The signed-in admin, or a redirect to the sign-in page that comes back here. */
-export async function requireAdmin(args: Args): Promise<{ email: string; token: string }> {
+/**
+ * The signed-in admin, or a redirect to the sign-in page that comes back here. While the owner
+ * requires a second factor this admin has not set up, every admin page leads to its set-up.
+ */
+export async function requireAdmin(args: Args): Promise<{ email: string; token: string; session: AdminSession }> {
   const token = await adminToken(args);
   const session = token ? await callApi(getAdminSession, {}, { ...args, token }) : null;
-  if (token && session?.ok && session.data.adminSession) return { email: session.data.adminSession.email, token };
   const { prefix } = args.context.get(localeContext);
+  if (token && session?.ok && session.data.adminSession) {
+    const current = session.data.adminSession;
+    const here = pagePath(new URL(args.request.url).pathname);
+    if (current.secondFactorRequired && here !== '/admin/security') throw redirect(localizedPath(prefix, '/admin/security'));
+    return { email: current.email, token, session: current };
+  }
   const back = pagePath(new URL(args.request.url).pathname);
   throw redirect(localizedPath(prefix, '/admin/login', new URLSearchParams({ redirectTo: back }).toString()));
 }

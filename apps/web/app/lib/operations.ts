@@ -97,7 +97,26 @@ export const adminLogout = operation(
 
 export const getAdminSession = operation(
   'adminSession',
-  graphql(`query adminSession { adminSession { email expiresAt } }`),
+  graphql(`query adminSession { adminSession { email expiresAt role permissions secondFactorEnabled secondFactorRequired } }`),
+);
+
+export const adminStartSecondFactorSetup = operation(
+  'adminStartSecondFactorSetup',
+  graphql(`mutation adminStartSecondFactorSetup { adminStartSecondFactorSetup { secret uri setupToken } }`),
+);
+
+export const adminConfirmSecondFactorSetup = operation(
+  'adminConfirmSecondFactorSetup',
+  graphql(`mutation adminConfirmSecondFactorSetup($setupToken: String!, $code: String!) {
+  adminConfirmSecondFactorSetup(setupToken: $setupToken, code: $code) { recoveryCodes userErrors { code field messageId } }
+}`),
+);
+
+export const adminChangePassword = operation(
+  'adminChangePassword',
+  graphql(`mutation adminChangePassword($currentPassword: String!, $newPassword: String!) {
+  adminChangePassword(currentPassword: $currentPassword, newPassword: $newPassword) { done userErrors { code field messageId } }
+}`),
 );
 
 export const generateRegistrationLink = operation(
@@ -149,3 +168,4 @@ export type RegisterInput = InputOf<typeof register>['input'];
 export type WelcomeVoucher = NonNullable<DataOf<typeof activateAccount>['activateAccount']['voucher']>;
 export type RegistrationStatus = NonNullable<DataOf<typeof registrationStatusSubscription>['registrationStatus']>;
 export type CompleteSocialRegistrationInput = InputOf<typeof completeSocialRegistration>['input'];
+export type AdminSession = NonNullable<DataOf<typeof getAdminSession>['adminSession']>;

@@ -26,7 +26,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       throw redirect(safeAdminReturn(new URL(request.url).searchParams.get('redirectTo'), prefix));
     }
   }
-  return null;
+  // After a password change every session ended: say why the admin is here again.
+  return { passwordChanged: new URL(request.url).searchParams.get('changed') === '1' };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -84,12 +85,12 @@ async function signedIn({ request, context }: Pick<Route.ActionArgs, 'request' |
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.adminLogin.title', noIndex: true });
 
-export default function AdminLogin({ actionData }: Route.ComponentProps) {
+export default function AdminLogin({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   if (actionData && 'challenge' in actionData && actionData.challenge) {
     return <SecondFactorStep challenge={actionData.challenge} actionData={actionData} />;
   }
-  return <PasswordStep actionData={actionData} t={t} />;
+  return <PasswordStep actionData={actionData} t={t} passwordChanged={!actionData && loaderData.passwordChanged} />;
 }
 
 type ActionData = Route.ComponentProps['actionData'];
@@ -104,7 +105,7 @@ function Alert({ errors, notice }: { errors?: string[]; notice?: Notice | null }
   );
 }
 
-function PasswordStep({ actionData, t }: { actionData: ActionData; t: ReturnType<typeof useT> }) {
+function PasswordStep({ actionData, t, passwordChanged }: { actionData: ActionData; t: ReturnType<typeof useT>; passwordChanged: boolean }) {
   const busy = useSubmitting();
   const [form, fields] = useForm<{ email: string; password: string }>({ id: 'admin-login', lastResult: actionData?.result });
   const passwordProps = getInputProps(fields.password, { type: 'password' });
@@ -113,6 +114,7 @@ function PasswordStep({ actionData, t }: { actionData: ActionData; t: ReturnType
       <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.login.title')} />
       <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink">
         <Alert errors={form.errors} notice={actionData?.notice} />
+        {passwordChanged && <p role="status" className="border-l-2 border-ink pl-4 text-sm">{t('admin.login.passwordChanged')}</p>}
         <div>
           <label htmlFor={fields.email.id} className="eyebrow block text-stone">{t('admin.login.email')}</label>
           <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="username" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />
