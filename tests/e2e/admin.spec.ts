@@ -144,3 +144,39 @@ test.describe('the security page, as a Polish admin in Warsaw on a phone', () =>
   });
 });
 
+test('the audit log shows an owner who signed in, failed sign-ins included, and is closed to a viewer (German)', async ({ page }) => {
+  const owner = await newAdmin('owner');
+  const viewer = await newAdmin('viewer');
+  const signIn = async (email: string, password: string) => {
+    await page.goto('/de/admin/login');
+    await page.getByLabel(text('de', 'admin.login.email')).fill(email);
+    await page.getByLabel(text('de', 'admin.login.password')).fill(password);
+    await page.getByRole('button', { name: text('de', 'admin.login.submit') }).click();
+  };
+  await signIn(owner.email, 'not the password');
+  await expect(page.getByRole('alert')).toHaveText(text('de', 'admin.login.invalid'));
+  await signIn(owner.email, owner.password);
+  await expect(page).toHaveURL(/\/de\/admin\/registrationlinkgenerator$/);
+  await page.getByRole('navigation', { name: text('de', 'admin.nav.label') }).getByRole('link', { name: text('de', 'admin.nav.audit') }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'admin.audit.title'));
+  await page.getByLabel(text('de', 'admin.audit.actor'), { exact: true }).fill(owner.email);
+  await page.getByRole('button', { name: text('de', 'admin.audit.search') }).click();
+  await expect(page).toHaveURL(new RegExp(`actor=${encodeURIComponent(owner.email)}`));
+  const rows = page.getByRole('table').getByRole('row');
+  // Header, then newest first: the sign-in, then the failed attempt before it.
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(1)).toContainText('admin.signed-in');
+  await expect(rows.nth(2)).toContainText('admin.sign-in-failed');
+  expect(await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+
+  await page.getByRole('button', { name: text('de', 'admin.logout') }).click();
+  await expect(page).toHaveURL(/\/de\/admin\/login$/);
+  await signIn(viewer.email, viewer.password);
+  await expect(page).toHaveURL(/\/de\/admin\/registrationlinkgenerator$/);
+  await expect(page.getByRole('link', { name: text('de', 'admin.nav.security') })).toBeVisible();
+  await expect(page.getByRole('link', { name: text('de', 'admin.nav.audit') })).toHaveCount(0);
+  await page.goto('/de/admin/audit');
+  await expect(page.getByRole('alert')).toHaveText(text('de', 'admin.forbidden'));
+  await expect(page.getByRole('table')).toHaveCount(0);
+});
+

@@ -12,6 +12,7 @@ const TITLES: Record<(typeof SCREENS)[number]['name'], string> = {
   'admin-split-generator': 'meta.adminSplitGenerator.title',
   'admin-funnel': 'meta.adminFunnel.title',
   'admin-security': 'meta.adminSecurity.title',
+  'admin-audit': 'meta.adminAudit.title',
   'error-404': 'meta.notFound.title',
   lobby: 'meta.lobby.title',
   'membership-interest': 'meta.membershipInterest.title',
@@ -35,6 +36,7 @@ const REDIRECTS: Partial<Record<(typeof SCREENS)[number]['name'], string>> = {
   'admin-split-generator': '/admin/login?redirectTo=',
   'admin-funnel': '/admin/login?redirectTo=',
   'admin-security': '/admin/login?redirectTo=',
+  'admin-audit': '/admin/login?redirectTo=',
   'form-started': '',
   // The outcome pages speak of the visitor's own registration or application.
   'form-finished': '',

@@ -43,6 +43,10 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'admin.security.password': ['it'],
   // "Operator" is the role's name in German, Dutch and Polish teams too.
   'admin.roles.operator': ['de', 'nl', 'pl'],
+  // "Admin" and "Details" are German and Dutch words too.
+  'admin.audit.actor': ['de'],
+  'admin.audit.action': ['fr'],
+  'admin.audit.details': ['de', 'nl'],
   // The promo countdown's unit symbols: Italian writes h and min too.
   'promo.countdown.hours': ['it'],
 };

@@ -104,3 +104,20 @@ export const changePasswordForm = z.object({
     .min(ADMIN_PASSWORD_MIN_LENGTH, { error: 'admin.password.tooShort' })
     .max(ADMIN_PASSWORD_MAX_LENGTH, { error: 'admin.password.tooLong' }),
 });
+
+/** What the audit log records (apps/api/src/domain/audit-log.ts); the console filters by them. */
+export const AUDIT_ACTIONS = [
+  'admin.signed-in',
+  'admin.sign-in-failed',
+  'admin.second-factor-failed',
+  'admin.signed-out',
+  'admin.created',
+  'admin.role-changed',
+  'admin.disabled',
+  'admin.password-changed',
+  'admin.second-factor-enabled',
+  'admin.recovery-code-used',
+  'admin.security-policy-changed',
+  'link.generated',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -5,23 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { AuditAction } from '@velvet/validation/admin';
 import type { Database } from '../db/schema.ts';
 
-export const AUDIT_ACTIONS = [
-  'admin.signed-in',
-  'admin.sign-in-failed',
-  'admin.second-factor-failed',
-  'admin.signed-out',
-  'admin.created',
-  'admin.role-changed',
-  'admin.disabled',
-  'admin.password-changed',
-  'admin.second-factor-enabled',
-  'admin.recovery-code-used',
-  'admin.security-policy-changed',
-  'link.generated',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Who acted, from where: an admin session, or (a failed sign-in) only the address typed. */
 export interface AuditActor {

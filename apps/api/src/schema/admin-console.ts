@@ -5,7 +5,8 @@
  */
 import type { UserError } from '@velvet/validation/user-errors';
 import type { ApiContext } from '../context.ts';
-import { AUDIT_ACTIONS, listAudit } from '../domain/audit-log.ts';
+import { AUDIT_ACTIONS } from '@velvet/validation/admin';
+import { listAudit } from '../domain/audit-log.ts';
 import type { AuditEntry } from '../domain/audit-log.ts';
 import {
   changeAdminPassword,

@@ -2,7 +2,7 @@ import { Form, NavLink } from 'react-router';
 import { useLocalPath, useT } from '../lib/use-root.ts';
 
 /** Who is signed in, and the way out. */
-export function AdminBar({ email }: { email: string }) {
+export function AdminBar({ email, permissions = [] }: { email: string; permissions?: readonly string[] }) {
   const t = useT();
   const path = useLocalPath();
   return (
@@ -13,6 +13,7 @@ export function AdminBar({ email }: { email: string }) {
           <li><NavLink to={path('/admin/registrationlinkgenerator')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.linkGenerator')}</NavLink></li>
           <li><NavLink to={path('/admin/splitgenerator')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.splitGenerator.title')}</NavLink></li>
           <li><NavLink to={path('/admin/funnel')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.funnel')}</NavLink></li>
+          {permissions.includes('audit.read') && <li><NavLink to={path('/admin/audit')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.audit')}</NavLink></li>}
           <li><NavLink to={path('/admin/security')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.security')}</NavLink></li>
         </ul>
       </nav>

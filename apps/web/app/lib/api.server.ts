@@ -21,7 +21,9 @@ export type ApiFailure =
   | { kind: 'generic' }
   | { kind: 'connection' }
   | { kind: 'timeout' }
-  | { kind: 'rate-limited'; retryAfterSeconds: number };
+  | { kind: 'rate-limited'; retryAfterSeconds: number }
+  /** An admin whose role may not do this (FORBIDDEN). */
+  | { kind: 'forbidden' };
 
 export type ApiResult<TData> = { ok: true; data: TData } | { ok: false; error: ApiFailure };
 
@@ -107,6 +109,7 @@ export async function callApi<TData, TVariables>(
   if (limited || response.status === 429) {
     return failed({ kind: 'rate-limited', retryAfterSeconds: Math.max(1, limited?.extensions?.retryAfterSeconds ?? 60) }, response.status, codes);
   }
+  if (codes?.includes('FORBIDDEN')) return failed({ kind: 'forbidden' }, response.status, codes);
   if (!response.ok || body.errors?.length || !body.data) return failed({ kind: 'generic' }, response.status, codes);
   return { ok: true, data: body.data };
 }

@@ -47,7 +47,7 @@ export interface RequestInfo {
 
 export interface ApiFailureReport {
   operation: string;
-  kind: 'generic' | 'connection' | 'timeout' | 'rate-limited';
+  kind: 'generic' | 'connection' | 'timeout' | 'rate-limited' | 'forbidden';
   /** The HTTP status, when the API answered. */
   status?: number;
   /** GraphQL error codes the API sent, if any. */

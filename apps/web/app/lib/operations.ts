@@ -119,6 +119,16 @@ export const adminChangePassword = operation(
 }`),
 );
 
+export const getAuditLog = operation(
+  'auditLog',
+  graphql(`query auditLog($action: String, $actor: String, $target: String, $after: String) {
+  auditLog(action: $action, actor: $actor, target: $target, first: 50, after: $after) {
+    entries { id at actorEmail clientAddress action target details }
+    nextCursor
+  }
+}`),
+);
+
 export const generateRegistrationLink = operation(
   'generateRegistrationLink',
   graphql(`mutation generateRegistrationLink($registrationCode: String!) {

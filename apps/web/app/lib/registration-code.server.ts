@@ -53,5 +53,7 @@ export function apiFailureMessage(error: ApiFailure): Notice {
       return { id: 'error.rateLimited', values: { seconds: error.retryAfterSeconds } };
     case 'generic':
       return { id: 'error.generic' };
+    case 'forbidden':
+      return { id: 'admin.forbidden' };
   }
 }

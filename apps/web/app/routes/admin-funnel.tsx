@@ -14,7 +14,7 @@ const FILTERS = ['language', 'country', 'variant', 'link'] as const;
 
 /** The admin's view of the first-party funnel (ADR 011), filtered by the GET form's choices. */
 export async function loader(args: Route.LoaderArgs) {
-  const { email, token } = await requireAdmin(args);
+  const { email, token, session } = await requireAdmin(args);
   const search = new URL(args.request.url).searchParams;
   const value = (name: (typeof FILTERS)[number]) => search.get(name)?.trim().slice(0, 100) || null;
   const filter: FunnelFilter = {
@@ -26,6 +26,7 @@ export async function loader(args: Route.LoaderArgs) {
   const result = await callApi(getFunnelReport, { filter }, { ...args, token });
   return {
     email,
+    permissions: session.permissions,
     selected: { language: filter.language, country: filter.country, variant: filter.variant, link: filter.registrationCodeId },
     report: result.ok ? result.data.funnelReport : null,
   };
@@ -85,7 +86,7 @@ export default function AdminFunnel({ loaderData }: Route.ComponentProps) {
 
   return (
     <div>
-      <AdminBar email={email} />
+      <AdminBar email={email} permissions={loaderData.permissions} />
       <PageIntro inverse title={t('admin.funnel.title')} lead={t('admin.funnel.text')} />
       <Form method="get" className="mt-10 grid gap-4 bg-paper p-6 text-ink sm:grid-cols-2" aria-label={t('admin.funnel.filters')}>
         {FILTERS.map((name) => (

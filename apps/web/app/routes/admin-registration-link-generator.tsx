@@ -18,8 +18,8 @@ import { useT } from '../lib/use-root.ts';
 import { useSubmitting } from '../lib/forms.ts';
 
 export async function loader(args: Route.LoaderArgs) {
-  const { email } = await requireAdmin(args);
-  return { email };
+  const { email, session } = await requireAdmin(args);
+  return { email, permissions: session.permissions };
 }
 
 const OPERATOR_MESSAGES: Partial<Record<string, string>> = {
@@ -54,7 +54,7 @@ export default function RegistrationLinkGenerator({ loaderData, actionData }: Ro
   const link = actionData?.link;
   return (
     <div>
-      <AdminBar email={loaderData.email} />
+      <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
       <PageIntro inverse title={t('admin.linkGenerator.title')} lead={t('admin.linkGenerator.text')} />
       <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink" onSubmit={() => setCopyKey((key) => key + 1)}>
         {actionData?.notice && <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(actionData.notice.id, actionData.notice.values)}</p>}

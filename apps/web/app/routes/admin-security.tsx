@@ -23,7 +23,7 @@ import { useT } from '../lib/use-root.ts';
 /** The signed-in admin's own security: their role, their second factor, their password (ADR 045). */
 export async function loader(args: Route.LoaderArgs) {
   const { email, session } = await requireAdmin(args);
-  return { email, role: session.role, secondFactorEnabled: session.secondFactorEnabled, secondFactorRequired: session.secondFactorRequired };
+  return { email, permissions: session.permissions, role: session.role, secondFactorEnabled: session.secondFactorEnabled, secondFactorRequired: session.secondFactorRequired };
 }
 
 interface Setup {
@@ -91,7 +91,7 @@ export default function AdminSecurity({ loaderData, actionData }: Route.Componen
   const t = useT();
   return (
     <div>
-      <AdminBar email={loaderData.email} />
+      <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
       <PageIntro inverse eyebrow={t('admin.security.role', { role: t(`admin.roles.${loaderData.role.toLowerCase()}`) })} title={t('admin.security.title')} />
       {loaderData.secondFactorRequired && (
         <p role="alert" className="mt-8 border-l-2 border-paper pl-4">{t('admin.security.required')}</p>

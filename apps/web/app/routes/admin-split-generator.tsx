@@ -47,10 +47,10 @@ function outcome(url: URL, experiments: ExperimentSummary[], publicUrl: string):
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { email } = await requireAdmin(args);
+  const { email, session } = await requireAdmin(args);
   const info = args.context.get(requestInfoContext);
   const experiments = listExperiments(await info.features.payload());
-  return { email, experiments, ...outcome(new URL(args.request.url), experiments, info.publicUrl) };
+  return { email, permissions: session.permissions, experiments, ...outcome(new URL(args.request.url), experiments, info.publicUrl) };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.adminSplitGenerator.title', noIndex: true });
@@ -64,7 +64,7 @@ export default function SplitGenerator({ loaderData }: Route.ComponentProps) {
   const experiment = experiments.find((e) => e.key === selected) ?? experiments[0];
   return (
     <div>
-      <AdminBar email={loaderData.email} />
+      <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
       <PageIntro inverse title={t('admin.splitGenerator.title')} lead={t('admin.splitGenerator.text')} />
       {!experiment ? (
         <p role="status" className="mt-10 bg-paper p-8 text-ink">{t('admin.splitGenerator.none')}</p>
