@@ -180,3 +180,41 @@ test('the audit log shows an owner who signed in, failed sign-ins included, and 
   await expect(page.getByRole('table')).toHaveCount(0);
 });
 
+test('an owner creates a support admin, changes the role and disables them after a confirmation (Swedish)', async ({ page }) => {
+  const owner = await newAdmin('owner');
+  await page.goto('/sv/admin/login?redirectTo=%2Fsv%2Fadmin%2Fadmins');
+  await page.getByLabel(text('sv', 'admin.login.email')).fill(owner.email);
+  await page.getByLabel(text('sv', 'admin.login.password')).fill(owner.password);
+  await page.getByRole('button', { name: text('sv', 'admin.login.submit') }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('sv', 'admin.admins.title'));
+
+  // Bad input changes nothing and says why, in the visitor's language.
+  const newAdminForm = page.getByRole('region', { name: text('sv', 'admin.admins.new') });
+  await newAdminForm.getByLabel(text('sv', 'admin.login.email')).fill('not an address');
+  await newAdminForm.getByRole('button', { name: text('sv', 'admin.admins.create') }).click();
+  await expect(newAdminForm.getByText(text('sv', 'validation.email'))).toBeVisible();
+  await expect(newAdminForm.getByText(text('sv', 'validation.role'))).toBeVisible();
+
+  const email = `support-${Date.now().toString(36)}@velvetrope.test`;
+  await newAdminForm.getByLabel(text('sv', 'admin.login.email')).fill(email);
+  await newAdminForm.getByLabel(text('sv', 'admin.admins.role')).selectOption('support');
+  await newAdminForm.getByRole('button', { name: text('sv', 'admin.admins.create') }).click();
+  await expect(page.getByText(text('sv', 'admin.admins.created', { email }))).toBeVisible();
+  await expect(page.getByTestId('new-admin-password')).toHaveText(/^[\w-]{24}$/);
+
+  const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: email }) });
+  await row.getByLabel(text('sv', 'admin.admins.roleOf', { email })).selectOption('viewer');
+  await row.getByRole('button', { name: text('sv', 'admin.admins.change') }).click();
+  await expect(row.getByLabel(text('sv', 'admin.admins.roleOf', { email }))).toHaveValue('viewer');
+
+  // Disabling asks first.
+  await row.getByRole('button', { name: text('sv', 'admin.admins.disable') }).click();
+  const confirm = page.getByRole('alertdialog', { name: text('sv', 'admin.admins.disableQuestion', { email }) });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: text('sv', 'admin.admins.disableConfirm') }).click();
+  await expect(row.getByRole('cell', { name: text('sv', 'admin.admins.disabled') })).toBeVisible();
+
+  // (The last active owner cannot be demoted or disabled: apps/api/test/admin-console.test.ts, where the test owns the database.)
+  expect(await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+});
+

@@ -13,6 +13,7 @@ const TITLES: Record<(typeof SCREENS)[number]['name'], string> = {
   'admin-funnel': 'meta.adminFunnel.title',
   'admin-security': 'meta.adminSecurity.title',
   'admin-audit': 'meta.adminAudit.title',
+  'admin-admins': 'meta.adminAdmins.title',
   'error-404': 'meta.notFound.title',
   lobby: 'meta.lobby.title',
   'membership-interest': 'meta.membershipInterest.title',
@@ -37,6 +38,7 @@ const REDIRECTS: Partial<Record<(typeof SCREENS)[number]['name'], string>> = {
   'admin-funnel': '/admin/login?redirectTo=',
   'admin-security': '/admin/login?redirectTo=',
   'admin-audit': '/admin/login?redirectTo=',
+  'admin-admins': '/admin/login?redirectTo=',
   'form-started': '',
   // The outcome pages speak of the visitor's own registration or application.
   'form-finished': '',

@@ -24,6 +24,7 @@ export const SCREENS = [
   { name: 'admin-funnel', path: 'admin/funnel', layout: 'black-inclined-lines', file: 'routes/admin-funnel.tsx' },
   { name: 'admin-security', path: 'admin/security', layout: 'black-inclined-lines', file: 'routes/admin-security.tsx' },
   { name: 'admin-audit', path: 'admin/audit', layout: 'black-inclined-lines', file: 'routes/admin-audit.tsx' },
+  { name: 'admin-admins', path: 'admin/admins', layout: 'black-inclined-lines', file: 'routes/admin-admins.tsx' },
   { name: 'error-404', path: 'error/404', layout: 'centered', file: 'routes/not-found.tsx' },
   { name: 'lobby', path: 'lobby', layout: 'centered', file: 'routes/lobby.tsx' },
   { name: 'membership-interest', path: 'membership-interest', layout: 'black-inclined-lines', file: 'routes/membership-interest.tsx' },

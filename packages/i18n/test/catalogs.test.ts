@@ -47,6 +47,9 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'admin.audit.actor': ['de'],
   'admin.audit.action': ['fr'],
   'admin.audit.details': ['de', 'nl'],
+  'admin.nav.admins': ['de'],
+  'meta.adminAdmins.title': ['de'],
+  'admin.admins.status': ['de', 'nl', 'pl', 'sv'],
   // The promo countdown's unit symbols: Italian writes h and min too.
   'promo.countdown.hours': ['it'],
 };

@@ -121,3 +121,10 @@ export const AUDIT_ACTIONS = [
   'link.generated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** The owner's new-admin form: an address and one of the roles. */
+export const newAdminForm = z.object({
+  email: z.string({ error: 'validation.email' }).trim().toLowerCase().pipe(z.email({ error: 'validation.email' })),
+  role: z.enum(ADMIN_ROLES, { error: 'validation.role' }),
+});
+

@@ -13,6 +13,7 @@ export function AdminBar({ email, permissions = [] }: { email: string; permissio
           <li><NavLink to={path('/admin/registrationlinkgenerator')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.linkGenerator')}</NavLink></li>
           <li><NavLink to={path('/admin/splitgenerator')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.splitGenerator.title')}</NavLink></li>
           <li><NavLink to={path('/admin/funnel')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.funnel')}</NavLink></li>
+          {permissions.includes('admins.manage') && <li><NavLink to={path('/admin/admins')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.admins')}</NavLink></li>}
           {permissions.includes('audit.read') && <li><NavLink to={path('/admin/audit')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.audit')}</NavLink></li>}
           <li><NavLink to={path('/admin/security')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.security')}</NavLink></li>
         </ul>

@@ -21,7 +21,7 @@ export async function adminToken({ request, context }: Args): Promise<string | u
 }
 
 /** Admin pages a sign-in may return to; anything else goes to the link generator. */
-const ADMIN_RETURN = /^\/(?:[a-z]{2}\/)?admin\/(?:registrationlinkgenerator|splitgenerator|funnel|security|audit)$/;
+const ADMIN_RETURN = /^\/(?:[a-z]{2}\/)?admin\/(?:registrationlinkgenerator|splitgenerator|funnel|security|audit|admins)$/;
 
 export function safeAdminReturn(value: string | null | undefined, prefix: string): string {
   return value && ADMIN_RETURN.test(value) ? value : localizedPath(prefix as never, '/admin/registrationlinkgenerator');

@@ -119,6 +119,33 @@ export const adminChangePassword = operation(
 }`),
 );
 
+export const getAdmins = operation(
+  'admins',
+  graphql(`query admins { admins { id email role secondFactorEnabled disabled } adminSecurityPolicy }`),
+);
+
+export const adminCreate = operation(
+  'adminCreate',
+  graphql(`mutation adminCreate($email: String!, $role: AdminRole!) {
+  adminCreate(email: $email, role: $role) { admin { email role } password userErrors { code field messageId } }
+}`),
+);
+
+export const adminSetRole = operation(
+  'adminSetRole',
+  graphql(`mutation adminSetRole($adminId: String!, $role: AdminRole!) { adminSetRole(adminId: $adminId, role: $role) { done userErrors { code field messageId } } }`),
+);
+
+export const adminDisable = operation(
+  'adminDisable',
+  graphql(`mutation adminDisable($adminId: String!) { adminDisable(adminId: $adminId) { done userErrors { code field messageId } } }`),
+);
+
+export const adminSetSecurityPolicy = operation(
+  'adminSetSecurityPolicy',
+  graphql(`mutation adminSetSecurityPolicy($requireSecondFactor: Boolean!) { adminSetSecurityPolicy(requireSecondFactor: $requireSecondFactor) { done } }`),
+);
+
 export const getAuditLog = operation(
   'auditLog',
   graphql(`query auditLog($action: String, $actor: String, $target: String, $after: String) {
