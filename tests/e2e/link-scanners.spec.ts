@@ -9,7 +9,7 @@
 import { expect, plain, test, text } from './support.ts';
 import { cli } from './support/cli.ts';
 import { activationLink, invitationLinkIn, lobbyLinkIn, uniqueEmail, waitForMail } from './support/mail.ts';
-import { graphql, registerPending } from './support/data.ts';
+import { graphql, proofOfWork, registerPending } from './support/data.ts';
 import type { APIRequestContext, Browser } from '@playwright/test';
 
 const SCANNERS = {
@@ -74,7 +74,10 @@ test.describe('emailed links opened by scanners first', () => {
 
   test('waiting list: the emailed lobby link joins only when the person presses the button', async ({ page, browser }) => {
     const email = uniqueEmail('lobby-scanned');
-    await graphql('mutation ($email: String!) { requestLobbyLink(email: $email, language: "en") { sent } }', { email });
+    await graphql('mutation ($email: String!, $proof: String) { requestLobbyLink(email: $email, language: "en", proofOfWork: $proof) { sent } }', {
+      email,
+      proof: await proofOfWork('WAITING_LIST'),
+    });
     const [mail] = await waitForMail(email);
     const link = lobbyLinkIn(mail!);
 
@@ -92,7 +95,10 @@ test.describe('emailed links opened by scanners first', () => {
 
   test('a selected applicant: the invitation link survives scanners and registers the person', async ({ page }) => {
     const email = uniqueEmail('applicant-scanned');
-    await graphql('mutation ($email: String!) { applyForMembership(email: $email, language: "en") { accepted } }', { email });
+    await graphql('mutation ($email: String!, $proof: String) { applyForMembership(email: $email, language: "en", proofOfWork: $proof) { accepted } }', {
+      email,
+      proof: await proofOfWork('MEMBERSHIP_INTEREST'),
+    });
     await run(['interest', 'select', '--email', email]);
     const [mail] = await waitForMail(email);
     const link = invitationLinkIn(mail!);

@@ -6,6 +6,8 @@ import type { RateLimiters } from './rate-limit.ts';
 import type { AdminSessionInfo } from './auth/admin-sessions.ts';
 import type { MemberIdentity } from './auth/member-identity.ts';
 import type { RegistrationEvents } from './domain/registration-events.ts';
+import type { SignUpGate } from './domain/sign-up-gate.ts';
+import type { SignUpRate } from './domain/sign-up-rate.ts';
 
 /** What every resolver gets: services through context, never imported globals. */
 export interface ApiContext {
@@ -25,6 +27,8 @@ export interface ApiContext {
   member(): Promise<MemberIdentity | null>;
   /** Client IP address (socket, or the right-most untrusted X-Forwarded-For entry with TRUST_PROXY, ADR 028); 'unknown' when none. */
   requestIp: string;
+  /** The client for per-address limits: requestIp, or its /64 for IPv6 (domain/client-network.ts, issue 12 §2). */
+  requestNetwork: string;
   correlationId: string;
   sessionId: string | null;
   sourcePage: string | null;
@@ -34,6 +38,10 @@ export interface ApiContext {
    * the API with (ADR 021). Never taken from the request.
    */
   now: Date;
+  /** The public sign-up forms' gate for this request: proof of work, mailbox limit (ADR 041). */
+  signUpGate: SignUpGate;
+  /** Recent sign-ups as the proof of work's difficulty level (one per process). */
+  signUpRate: SignUpRate;
   /** Request headers (for WebSocket operations: those of the upgrade request). */
   headers: Headers;
 }

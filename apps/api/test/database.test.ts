@@ -33,6 +33,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
         (await ownTables()).map((t) => t.name).filter((name) => !name.startsWith('kysely_')).sort();
       // The tables each migration creates, newest first: undoing it takes exactly those away.
       const createdBy = [
+        ['code_signals', 'held_registrations'],
         ['feature_overrides', 'feature_revision'],
         ['consent_records', 'funnel_events'],
         ['member_preferences', 'member_social_identities', 'membership_applications', 'waitlist_entries'],
@@ -57,12 +58,14 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'activations',
         'admin_sessions',
         'admin_users',
+        'code_signals',
         'consent_records',
         'consents',
         'email_outbox',
         'feature_overrides',
         'feature_revision',
         'funnel_events',
+        'held_registrations',
         'legal_documents',
         'member_preferences',
         'member_social_identities',

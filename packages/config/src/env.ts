@@ -78,6 +78,23 @@ const envSchema = z
     RATE_LIMIT_CONSENT_RECORDS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     /** First-party funnel batches (Mutation.recordFunnelEvents) per client address and minute; e2e tests raise it. */
     RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    /**
+     * The proof-of-work check of registration, membership interest and the waiting list (issue 12
+     * §2, ADR 041): on unless `false`. Tests of other rules turn it off.
+     */
+    PROOF_OF_WORK: booleanFlag.default(true),
+    /**
+     * Key derivations a browser makes on average to solve a challenge when sign-ups are quiet
+     * (PBKDF2-SHA-256, 1,000 iterations each: about 0.2 ms in desktop Chromium); busier times
+     * double it up to four times (ADR 041).
+     */
+    PROOF_OF_WORK_DIFFICULTY: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+    /**
+     * The least time between rendering a public form and its submission, in seconds (issue 12
+     * §2): a faster post is a script's and gets the answer of success without effect. 0 turns
+     * the check off (the e2e suite, whose robots type faster than people).
+     */
+    FORM_MIN_FILL_SECONDS: z.coerce.number().min(0).max(60).default(2),
     /** With ADMIN_PASSWORD: the admin user the seed creates when it does not exist yet. */
     ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).optional(),
     /** With ADMIN_EMAIL; at least 12 characters. Read at seed time only. */

@@ -148,6 +148,8 @@ export interface RegisterInput {
   dataPolicyPkString: string;
   language: string;
   flow: ApiRegistrationFlow;
+  /** The solved proof of work (sign-up-guards.ts); not needed with a signed single-use invitation link. */
+  proofOfWork?: string | null;
 }
 
 /** The outcomes of Mutation.register (the social second step adds ACTIVATED). */

@@ -33,6 +33,8 @@ interface MembersTable {
   newsletter: boolean;
   created_at: Timestamp;
   activated_at: Timestamp | null;
+  /** Accepted while DNS could not be asked whether the domain receives mail (issue 12 §3). */
+  mail_domain_unverified: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 interface RegistrationCodesTable {
@@ -46,6 +48,12 @@ interface RegistrationCodesTable {
   requires_validity_timestamp: boolean;
   disabled: boolean;
   created_at: Timestamp;
+  /** A personal invitation for one person (waiting list, applicants): its signed link needs no proof of work. */
+  single_use: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Set while the code is quarantined as leaked (issue 12 §4): new registrations on it are held for review. */
+  quarantined_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Signals before this instant do not count (set when an operator releases the code). */
+  signals_since: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 interface LegalDocumentsTable {
@@ -167,6 +175,32 @@ interface MembershipApplicationsTable {
   /** Set when an operator selected the applicant (`interest select`). */
   selected_at: Timestamp | null;
   registration_code_id: string | null;
+  /** Accepted while DNS could not be asked whether the domain receives mail (issue 12 §3). */
+  mail_domain_unverified: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export type CodeSignalKind = 'registration' | 'blocked_referrer' | 'near_miss';
+
+/** One observation about a code (issue 12 §4): a registration, a hit from a blocked referrer, a near-miss code typed. */
+interface CodeSignalsTable {
+  id: string;
+  registration_code_id: string;
+  kind: CodeSignalKind;
+  /** The client's network (IPv4 /24, IPv6 /64), never the address. */
+  network: string | null;
+  country: string | null;
+  created_at: Timestamp;
+}
+
+/** A registration on a quarantined code, held until an operator releases the code (issue 12 §4). */
+interface HeldRegistrationsTable {
+  id: string;
+  registration_code_id: string;
+  email: string;
+  language: string;
+  /** The submission as JSON (the registration input without its proof of work). */
+  submission: string;
+  created_at: Timestamp;
 }
 
 /** What a member likes to shop (the social second step), one row per preference. */
@@ -238,6 +272,8 @@ export interface Database {
   admin_users: AdminUsersTable;
   feature_overrides: FeatureOverridesTable;
   feature_revision: FeatureRevisionTable;
+  code_signals: CodeSignalsTable;
+  held_registrations: HeldRegistrationsTable;
 }
 
 /**
@@ -252,6 +288,8 @@ export const BOOLEAN_COLUMNS = [
   'analytics_granted',
   'marketing_granted',
   'analytics_consent',
+  'single_use',
+  'mail_domain_unverified',
 ] as const;
 
 export type NewMember = Insertable<MembersTable>;

@@ -23,7 +23,10 @@ import { bearerToken, verifyAdminToken } from '../auth/admin-sessions.ts';
 import type { AdminSessionInfo } from '../auth/admin-sessions.ts';
 import { identifyMember } from '../auth/member-identity.ts';
 import type { MemberIdentity } from '../auth/member-identity.ts';
+import { clientNetwork } from '../domain/client-network.ts';
 import { createRegistrationEvents } from '../domain/registration-events.ts';
+import { createSignUpGate } from '../domain/sign-up-gate.ts';
+import { createSignUpRate } from '../domain/sign-up-rate.ts';
 import type { RegistrationEvents } from '../domain/registration-events.ts';
 import { maskUnavailable, useUnexpectedErrorLog, yogaLogger } from './errors.ts';
 import { useHealth } from './health.ts';
@@ -69,6 +72,7 @@ export async function createYogaApp(options: {
   const outboxSignal = options.outboxSignal ?? createOutboxSignal();
   const settings = options.settings ?? apiSettings(env);
   const clock = options.clock ?? (() => new Date());
+  const signUpRate = createSignUpRate(db);
   const metaByRequest = new WeakMap<Request, RequestMeta>();
   const renderGraphiQL = settings.graphiql
     ? (await import('@graphql-yoga/render-graphiql')).renderGraphiQL
@@ -106,6 +110,7 @@ export async function createYogaApp(options: {
         metaByRequest.set(request, meta);
       }
       const now = clock();
+      const requestIp = clientIp({ req }, request.headers, env.TRUST_PROXY);
       let session: Promise<AdminSessionInfo | null> | undefined;
       const adminSession = () => {
         session ??= (() => {
@@ -137,7 +142,17 @@ export async function createYogaApp(options: {
         sessionId: meta.sessionId,
         sourcePage: meta.sourcePage,
         headers: request.headers,
-        requestIp: clientIp({ req }, request.headers, env.TRUST_PROXY),
+        requestIp,
+        requestNetwork: clientNetwork(requestIp),
+        signUpGate: createSignUpGate({
+          secret: env.APP_SECRET,
+          limiters,
+          proofOfWork: env.PROOF_OF_WORK,
+          network: clientNetwork(requestIp),
+          now,
+          logger: meta.logger,
+        }),
+        signUpRate,
       };
     },
     plugins: [

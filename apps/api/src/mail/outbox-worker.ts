@@ -22,6 +22,7 @@ import type { Env } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import type { EmailOutboxRow } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
+import { signValidityTimestamp } from '../domain/registration-link.ts';
 import { activationUrl, invitationUrl, lobbyUrl } from './links.ts';
 import type { RenderedEmail } from './intl.ts';
 import type { ActivationEmailPayload, InvitationEmailPayload, LobbyEmailPayload } from './outbox.ts';
@@ -377,7 +378,13 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
       return renderInvitationEmail({
         locale,
         code: payload.code,
-        invitationUrl: invitationUrl(this.#options.env.PUBLIC_URL, locale, payload.code),
+        // Signed up to the code's expiry: the person's own link, single use by the code's one place (ADR 041).
+        invitationUrl: invitationUrl(
+          this.#options.env.PUBLIC_URL,
+          locale,
+          payload.code,
+          signValidityTimestamp(payload.code, new Date(payload.expiresAt), this.#options.env.APP_SECRET),
+        ),
         expiresAt: new Date(payload.expiresAt),
         reason: payload.reason,
       });

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { GENDERS } from '@velvet/validation/registration';
+import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { Gender } from '@velvet/validation/registration';
 import { enforceRateLimit } from '../rate-limit.ts';
 import { activateAccount, registrationStatus } from '../services/activate-account.ts';
@@ -76,6 +77,12 @@ const RegisterInputRef = builder.inputType('RegisterInput', {
     dataPolicyPkString: t.string({ required: true, description: "The dataPolicyPkString of the chosen country's option." }),
     language: t.string({ required: true, description: 'en, de, fr, it, nl, pl or sv: the language of the emails.' }),
     flow: t.field({ type: RegistrationFlowEnum, required: true }),
+    proofOfWork: t.string({
+      required: false,
+      description:
+        'The solved Query.proofOfWorkChallenge of form REGISTRATION (not needed with a signed single-use invitation link). ' +
+        'Missing, wrong or used before: the answer is FORM_FINISHED and nothing is written or sent.',
+    }),
   }),
 });
 
@@ -164,11 +171,14 @@ builder.mutationField('register', (t) =>
   t.field({
     type: RegisterPayloadRef,
     description:
-      'Registers with an invitation code (spec §4). Rate limited per client IP: over the limit a GraphQL error with ' +
-      'extensions.code RATE_LIMITED and extensions.retryAfterSeconds.',
+      'Registers with an invitation code (spec §4). Rate limited per client network (an IPv4 address, an IPv6 /64) and per ' +
+      'code: over a limit a GraphQL error with extensions.code RATE_LIMITED and extensions.retryAfterSeconds. A submission ' +
+      'without a valid proof of work, or of a mailbox signed up too often lately, is answered FORM_FINISHED with nothing ' +
+      'written or sent (ADR 041).',
     args: { input: t.arg({ type: RegisterInputRef, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      await enforceRateLimit(ctx.limiters.register, ctx.requestIp);
+      await enforceRateLimit(ctx.limiters.register, ctx.requestNetwork);
+      await enforceRateLimit(ctx.limiters.registrationsPerCode, normalizeRegistrationCode(input.registrationCode));
       return registerMember(
         {
           db: ctx.db,
@@ -177,6 +187,7 @@ builder.mutationField('register', (t) =>
           outboxSignal: ctx.outboxSignal,
           logger: ctx.logger,
           now: ctx.now,
+          gate: ctx.signUpGate,
         },
         input,
       );
@@ -190,7 +201,7 @@ builder.mutationField('activateAccount', (t) =>
     description: 'Activates the account of an emailed link (?activationId=...). Rate limited per client IP (RATE_LIMITED).',
     args: { activationId: t.arg.string({ required: true }) },
     resolve: async (_root, { activationId }, ctx) => {
-      await enforceRateLimit(ctx.limiters.activateAccount, ctx.requestIp);
+      await enforceRateLimit(ctx.limiters.activateAccount, ctx.requestNetwork);
       return activateAccount({ db: ctx.db, events: ctx.events, logger: ctx.logger, now: ctx.now }, activationId);
     },
   }),

@@ -98,7 +98,7 @@ builder.mutationField('completeSocialRegistration', (t) =>
       'client IP together with register (RATE_LIMITED).',
     args: { input: t.arg({ type: CompleteSocialRegistrationInputRef, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      await enforceRateLimit(ctx.limiters.register, ctx.requestIp);
+      await enforceRateLimit(ctx.limiters.register, ctx.requestNetwork);
       return completeSocialRegistration(
         {
           db: ctx.db,

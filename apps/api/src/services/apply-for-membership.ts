@@ -11,6 +11,7 @@ import { email as emailField } from '@velvet/validation/registration';
 import type { Db } from '../db/connect.ts';
 import type { Logger } from '../logger.ts';
 import { languageOrDefault } from './join-waitlist.ts';
+import type { SignUpGate } from '../domain/sign-up-gate.ts';
 import type { FieldError } from './registration/outcomes.ts';
 
 export interface ApplyForMembershipResult {
@@ -22,6 +23,8 @@ export interface ApplyForMembershipDeps {
   db: Db;
   logger?: Logger;
   now?: Date;
+  /** The public form's gate (proof of work, mailbox limit; ADR 041). */
+  gate?: SignUpGate;
 }
 
 /** A served country's ISO code, else null (a country is applied only if supported, spec §5). */
@@ -32,11 +35,15 @@ function servedCountryOrNull(country: string | null | undefined): string | null 
 
 export async function applyForMembership(
   deps: ApplyForMembershipDeps,
-  input: { email: string; language?: string | null; country?: string | null },
+  input: { email: string; language?: string | null; country?: string | null; proofOfWork?: string | null },
 ): Promise<ApplyForMembershipResult> {
   const parsed = emailField.safeParse(input.email);
   if (!parsed.success) {
     return { accepted: false, fieldErrors: [{ field: 'email', code: parsed.error.issues[0]?.message ?? 'validation.email' }] };
+  }
+  // Refused by the gate: the same answer, nothing written (ADR 041).
+  if (deps.gate && !(await deps.gate.admit('MEMBERSHIP_INTEREST', { email: parsed.data, proofOfWork: input.proofOfWork }))) {
+    return { accepted: true, fieldErrors: [] };
   }
   const at = (deps.now ?? new Date()).toISOString();
   const inserted = await deps.db

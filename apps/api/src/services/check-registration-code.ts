@@ -25,6 +25,8 @@ export interface RegistrationCodeCheck {
   inviterName: string | null;
   countryOptions: CountryOption[];
   customization: Customization | null;
+  /** A personal code whose signed link came with the check (issue 12 §2: no proof of work asked). */
+  signedSingleUseLink: boolean;
 }
 
 export interface CheckRegistrationCodeDeps {
@@ -40,6 +42,7 @@ const INVALID: RegistrationCodeCheck = {
   inviterName: null,
   countryOptions: [],
   customization: null,
+  signedSingleUseLink: false,
 };
 
 export async function checkRegistrationCode(
@@ -63,6 +66,7 @@ export async function checkRegistrationCode(
       'rc.landing_slug',
       'rc.requires_validity_timestamp',
       'rc.disabled',
+      'rc.single_use',
       'inviter.first_name as inviter_first_name',
       'inviter.status as inviter_status',
     ])
@@ -73,9 +77,11 @@ export async function checkRegistrationCode(
   const errors = new Set<RegistrationCodeError>();
 
   const validityTimestamp = input.validityTimestamp?.trim();
+  let signedLink = false;
   if (validityTimestamp) {
     const link = verifyValidityTimestamp(row.code, validityTimestamp, deps.secret, now);
     if (!link.ok) errors.add(link.reason === 'expired' ? 'REGISTRATION_CODE_EXPIRED' : 'REGISTRATION_CODE_INVALID');
+    signedLink = link.ok;
   } else if (row.requires_validity_timestamp) {
     errors.add('REGISTRATION_TIMESTAMP_MISSING');
   }
@@ -104,5 +110,6 @@ export async function checkRegistrationCode(
     inviterName: inviterValid ? row.inviter_first_name : null,
     countryOptions: usable ? await listCountryOptions(deps.db, now) : [],
     customization: row.customization,
+    signedSingleUseLink: signedLink && row.single_use,
   };
 }

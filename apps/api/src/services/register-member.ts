@@ -27,7 +27,7 @@ import { checkRegistrationCode } from './check-registration-code.ts';
 import { holdsPlace } from '../domain/invitation-places.ts';
 import { activateKnownPendingMember } from './registration/activate-pending-member.ts';
 import { createMember } from './registration/create-member.ts';
-import { ERRORS_ONLY, answer } from './registration/outcomes.ts';
+import { ANSWERED_AS_SUCCESS, ERRORS_ONLY, answer } from './registration/outcomes.ts';
 import type { RegisterDeps, RegisterResult, RegistrationRun, SocialRegistrationExtras, ValidFields } from './registration/outcomes.ts';
 import { renewPlace } from './registration/renew-place.ts';
 import { resendActivation } from './registration/resend-activation.ts';
@@ -67,6 +67,11 @@ export async function runRegistration(
   // A pending member may ask for the email again even when their own place fills the code.
   const otherCodeErrors = codeErrors.filter((error) => !BALANCE_ERRORS.has(error));
   if (otherCodeErrors.length > 0) return ERRORS_ONLY([], codeErrors);
+  // The form's gate (ADR 041): refused, the answer of success and nothing written or sent.
+  const admitted =
+    !deps.gate ||
+    (await deps.gate.admit('REGISTRATION', { email: values.email, proofOfWork: input.proofOfWork, exempt: check.signedSingleUseLink }));
+  if (!admitted) return ANSWERED_AS_SUCCESS();
 
   for (let attempt = 0; ; attempt++) {
     try {

@@ -23,6 +23,11 @@ export const GENEROUS_LIMITS: RateLimiterOptions['rules'] = {
   adminLoginIp: GENEROUS,
   adminLoginAccountIp: GENEROUS,
   adminLoginFailures: GENEROUS,
+  proofOfWorkChallenges: GENEROUS,
+  signUpMailbox: GENEROUS,
+  registrationsPerCode: GENEROUS,
+  noScriptSignUpsPerNetwork: GENEROUS,
+  noScriptSignUps: GENEROUS,
 };
 
 /**

@@ -16,6 +16,8 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     PUBLIC_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
+    // The sign-up gate's proof of work has tests of its own (proof-of-work.test.ts); the others send none.
+    PROOF_OF_WORK: 'false',
     ...overrides,
   });
 }

@@ -17,13 +17,14 @@ import {
 import { verdict, type DenyReason, type RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { SubmissionResult } from '@conform-to/react';
 import { redirect, type RouterContextProvider } from 'react-router';
-import { callApi, type ApiFailure } from './api.server.ts';
+import { callApi } from './api.server.ts';
 import { invitationReferrer, withDenial } from './arrival.server.ts';
 import { localeContext, requestInfoContext } from './context.ts';
 import { localizedPath } from './i18n.ts';
 import { landingOptions } from './landing-variants.ts';
 import { postedLegalVersions } from './legal-versions.ts';
 import { register, type RegisterInput } from './operations.ts';
+import { isScriptedSubmission, proofOfWorkOf } from './form-guard.server.ts';
 import { apiFailureMessage, type Notice } from './registration-code.server.ts';
 import { groupFieldErrors, redirectToOutcomePage } from './registration-outcome.server.ts';
 import { keptValue, readFlow, type RegistrationFlowState } from './session.server.ts';
@@ -135,9 +136,6 @@ function formResult(submission: Replyable, options: { fieldErrors?: Record<strin
   };
 }
 
-function failureReply(submission: Replyable, failure: ApiFailure) {
-  return formResult(submission, { notice: apiFailureMessage(failure) });
-}
 
 /** Handles a POST of the registration form (any step). Redirects on every outcome. */
 export async function handleRegistration(
@@ -184,6 +182,17 @@ export async function handleRegistration(
     throw redirect(localizedPath(prefix, '/registration/formstarted', invitationQuery(invitation)), { headers: { 'Set-Cookie': cookie } });
   }
 
+  // The pop-up's "check your inbox" is the landing page it sits on.
+  const finishedInPopup = options.popup
+    ? localizedPath(prefix, invitation.slug ? `/${invitation.slug}` : '/', invitationQuery({ ...invitation, slug: null }, { finished: '1' }))
+    : undefined;
+  if (isScriptedSubmission(formData, context)) {
+    // A script (honeypot, too fast): "check your inbox", as a person would read, and no call (ADR 041).
+    const email = keptValue(formData.get('email'), 254) ?? flow.registrationEmail;
+    const cookie = await save({ ...flow, registrationEmail: email, registrationId: undefined, registrationOutcome: 'FORM_FINISHED' });
+    redirectToOutcomePage('FORM_FINISHED', prefix, { 'Set-Cookie': cookie }, finishedInPopup);
+  }
+
   const schema = intent === 'lean-2' ? leanStep2Form : registrationForm;
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== 'success') return formResult(submission);
@@ -217,9 +226,11 @@ export async function handleRegistration(
     dataPolicyPkString: dataPolicyPkString ?? '',
     language: locale,
     flow: landingOptions(invitation.slug).registrationFlow === 'leanStep1' || intent === 'lean-2' ? 'LEAN' : 'DEFAULT',
+    // What the page's script solved (ADR 041); a personal invitation's signed link needs none.
+    proofOfWork: proofOfWorkOf(formData),
   };
   const result = await callApi(register, { input }, { request, context });
-  if (!result.ok) return failureReply(submission, result.error);
+  if (!result.ok) return formResult(submission, { notice: apiFailureMessage(result.error) });
   const payload = result.data.register;
   // `register` checked the code itself and returns its refusal as data.
   await denyRefusedCode({ request, context }, payload.codeErrors, invitation, referrer);
@@ -244,10 +255,6 @@ export async function handleRegistration(
     registrationFlow: input.flow === 'LEAN' ? 'leanStep2' : 'default',
     registrationOutcome: payload.outcome,
   });
-  // The pop-up's "check your inbox" is the landing page it sits on.
-  const finishedInPopup = options.popup
-    ? localizedPath(prefix, invitation.slug ? `/${invitation.slug}` : '/', invitationQuery({ ...invitation, slug: null }, { finished: '1' }))
-    : undefined;
   redirectToOutcomePage(payload.outcome, prefix, { 'Set-Cookie': cookie }, finishedInPopup);
   return formResult(submission, { notice: { id: 'error.generic' } });
 }
@@ -264,6 +271,8 @@ export async function handleProductShare({ request, context }: Args, formData: F
   const invitation = invitationFrom(new URL(request.url), flow);
   if (!invitation) throw redirect(denyPath(prefix, 'invalid'));
   const withSlug = { ...invitation, slug };
-  const cookie = await save({ ...flow, registrationCode: withSlug.code, validityTimestamp: withSlug.validityTimestamp, slug, registrationEmail: submission.value.email });
+  // A script (honeypot, too fast): the form's next page as for anyone, and its address is not kept (ADR 041).
+  const email = isScriptedSubmission(formData, context) ? flow.registrationEmail : submission.value.email;
+  const cookie = await save({ ...flow, registrationCode: withSlug.code, validityTimestamp: withSlug.validityTimestamp, slug, registrationEmail: email });
   throw redirect(localizedPath(prefix, '/registration/formstarted', invitationQuery(withSlug)), { headers: { 'Set-Cookie': cookie } });
 }

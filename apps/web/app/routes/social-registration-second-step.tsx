@@ -17,6 +17,8 @@ import { completeSocialRegistration, type CompleteSocialRegistrationInput } from
 import { apiFailureMessage, checkCode, type Notice } from '../lib/registration-code.server.ts';
 import { deny, denyPath, denyRefusedCode, invitationFrom, referrerOf, type Invitation } from '../lib/registration.server.ts';
 import { groupFieldErrors, redirectToOutcomePage } from '../lib/registration-outcome.server.ts';
+import { isScriptedSubmission } from '../lib/form-guard.server.ts';
+import { FormGuard } from '../components/form-guard.tsx';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '@velvet/validation/registration';
 import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
@@ -98,6 +100,12 @@ export async function action(args: Route.ActionArgs) {
   const claims = await verifiedToken(token, args);
   const { invitation, referrer, flow } = await invitationOf(args);
   const ask = askedNames(claims);
+  if (isScriptedSubmission(formData, context)) {
+    // A script (honeypot, too fast): "check your inbox", as a person would read, and no call (ADR 041).
+    const { save } = await readFlow(request, context);
+    const cookie = await save({ ...flow, registrationEmail: claims.email, registrationId: undefined, registrationOutcome: 'FORM_FINISHED' });
+    redirectToOutcomePage('FORM_FINISHED', prefix, { 'Set-Cookie': cookie });
+  }
   const submission = parseWithZod(formData, { schema: socialSecondStepForm(ask) });
   const reply = (options: { fieldErrors?: Record<string, string[]>; formErrors?: string[]; notice?: Notice } = {}) => ({
     kind: 'form' as const,
@@ -256,6 +264,7 @@ function SecondStepForm({
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="space-y-6">
       <input type="hidden" name="token" value={token} />
+      <FormGuard />
       {form.errors?.length ? (
         <p role="alert" className="border-l-2 border-alert pl-4 text-sm">
           {form.errors.map((id) => t(id))}

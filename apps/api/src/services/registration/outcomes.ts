@@ -2,6 +2,7 @@
  * The shared vocabulary of the registration path (register-member.ts and its steps in this
  * folder): its dependencies, its result, the answers it gives, and the fields it validated.
  */
+import { randomUUID } from 'node:crypto';
 import type { Gender, RegistrationOutcome, ShoppingPreference } from '@velvet/validation/registration';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Locale } from '@velvet/i18n/locales';
@@ -10,6 +11,7 @@ import type { Logger } from '../../logger.ts';
 import type { OutboxSignal } from '../../mail/outbox-signal.ts';
 import type { IssuedWelcomeVoucher } from '../../domain/member-activation.ts';
 import type { RegistrationEvents } from '../../domain/registration-events.ts';
+import type { SignUpGate } from '../../domain/sign-up-gate.ts';
 
 /** The outcomes of the shared path: ACTIVATED only when the address is vouched for. */
 export type RegistrationRunOutcome = RegistrationOutcome | 'ACTIVATED';
@@ -63,6 +65,11 @@ export interface RegisterDeps {
   events?: RegistrationEvents;
   logger?: Logger;
   now?: Date;
+  /**
+   * The public form's gate (proof of work, mailbox limit; ADR 041). Absent for the social second
+   * step, whose signed token already proves a sign-in at the provider.
+   */
+  gate?: SignUpGate;
 }
 
 export interface ValidFields {
@@ -84,6 +91,12 @@ export const ERRORS_ONLY = (fieldErrors: FieldError[], codeErrors: RegistrationC
   voucher: null,
   firstName: null,
 });
+
+/**
+ * What a submission the gate refused hears: a new registration, "check your inbox", with an id
+ * like any other (it names no registration), and nothing written or sent (ADR 041).
+ */
+export const ANSWERED_AS_SUCCESS = (): RegistrationRun => answer('FORM_FINISHED', randomUUID());
 
 export const answer = (outcome: RegistrationRunOutcome, registrationId: string | null): RegistrationRun => ({
   outcome,

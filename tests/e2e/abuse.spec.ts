@@ -1,0 +1,60 @@
+/**
+ * Friction a person never notices, a script always does (issue 12 §2, ADR 041), as Chromium
+ * meets it: the registration form sends a proof of work its page solved, with nothing to see or
+ * do; a form whose honeypot was filled reads "check your inbox" like any, and nothing is sent.
+ */
+import { GUARD_FIELDS } from '@velvet/validation/sign-up-guards';
+import { expect, plain, test, text } from './support.ts';
+import { registerThroughForm } from './support/data.ts';
+import { uniqueEmail, waitForMail } from './support/mail.ts';
+
+test('the registration form sends a proof of work its page solved, without a puzzle, and registers', async ({ page, invitation }) => {
+  const email = uniqueEmail('proof');
+  const posted: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/registration/formstarted')) posted.push(request.postData() ?? '');
+  });
+  await page.goto(`/registration/formstarted?rc=${invitation.code}`);
+  await page.getByLabel(text('en', 'registration.gender.female'), { exact: true }).check();
+  await page.getByLabel(text('en', 'registration.firstName'), { exact: true }).fill('Alva');
+  await page.getByLabel(text('en', 'registration.lastName'), { exact: true }).fill('Lind');
+  await page.getByLabel(text('en', 'registration.email')).fill(email);
+  await page.getByRole('checkbox', { name: plain('en', 'registration.terms') }).check();
+  await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+  await expect(page).toHaveURL(/\/registration\/formfinished$/);
+  expect(posted).toHaveLength(1);
+  const proof = new URLSearchParams(posted[0]).get(GUARD_FIELDS.proofOfWork) ?? '';
+  // ALTCHA's challenge and solution, encoded: base64url of a few hundred characters.
+  expect(proof).toMatch(/^[A-Za-z0-9_-]{200,}$/);
+  const [mail] = await waitForMail(email);
+  expect(mail?.subject).toBe(text('en', 'email.activation.subject'));
+});
+
+test('a filled honeypot reads "check your inbox" like any registration, and nothing is registered or sent', async ({ page, invitation }) => {
+  const email = uniqueEmail('honeypot');
+  await page.goto(`/registration/formstarted?rc=${invitation.code}`);
+  // What a form-filling script does: every field it finds, the hidden one too.
+  await page.locator(`input[name="${GUARD_FIELDS.honeypot}"]`).fill('https://cheap-watches.example', { force: true });
+  await page.getByLabel(text('en', 'registration.gender.female'), { exact: true }).check();
+  await page.getByLabel(text('en', 'registration.firstName'), { exact: true }).fill('Bot');
+  await page.getByLabel(text('en', 'registration.lastName'), { exact: true }).fill('Filler');
+  await page.getByLabel(text('en', 'registration.email')).fill(email);
+  await page.getByRole('checkbox', { name: plain('en', 'registration.terms') }).check();
+  await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
+  await expect(page).toHaveURL(/\/registration\/formfinished$/);
+  await expect(page.getByText(text('en', 'formFinished.email', { email }))).toBeVisible();
+  // Nothing was registered: the address's owner registers afresh ("check your inbox", not
+  // "awaits activation"), and the one email that arrives is theirs.
+  await page.context().clearCookies();
+  const person = await registerThroughForm(page, invitation.code, { email });
+  expect(new URL(person.location, 'http://localhost').pathname).toBe('/registration/formfinished');
+  expect(await waitForMail(email)).toHaveLength(1);
+});
+
+test('the honeypot is out of sight, out of the tab order and hidden from assistive technology', async ({ page, invitation }) => {
+  await page.goto(`/registration/formstarted?rc=${invitation.code}`);
+  const honeypot = page.locator(`input[name="${GUARD_FIELDS.honeypot}"]`);
+  await expect(honeypot).toHaveAttribute('tabindex', '-1');
+  await expect(honeypot).not.toBeInViewport();
+  await expect(page.getByRole('textbox', { name: text('en', 'form.honeypot') })).toHaveCount(0);
+});
