@@ -58,3 +58,21 @@ test('the honeypot is out of sight, out of the tab order and hidden from assisti
   await expect(honeypot).not.toBeInViewport();
   await expect(page.getByRole('textbox', { name: text('en', 'form.honeypot') })).toHaveCount(0);
 });
+
+test('a disposable address is refused in the visitor\'s language, on every form that takes an address', async ({ page, invitation }) => {
+  await page.goto('/de/membership-interest/apply');
+  await page.getByLabel(text('de', 'membershipInterestApply.email')).fill(`lena.${Date.now()}@mailinator.com`);
+  await page.getByRole('button', { name: text('de', 'membershipInterestApply.submit') }).click();
+  await expect(page.getByText(text('de', 'validation.disposableEmail'), { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/de\/membership-interest\/apply$/);
+
+  await page.goto(`/sv/registration/formstarted?rc=${invitation.code}`);
+  await page.getByLabel(text('sv', 'registration.gender.female'), { exact: true }).check();
+  await page.getByLabel(text('sv', 'registration.firstName'), { exact: true }).fill('Elsa');
+  await page.getByLabel(text('sv', 'registration.lastName'), { exact: true }).fill('Holm');
+  await page.getByLabel(text('sv', 'registration.email')).fill(`elsa.${Date.now()}@yopmail.com`);
+  await page.getByRole('checkbox', { name: plain('sv', 'registration.terms') }).check();
+  await page.getByRole('button', { name: text('sv', 'registration.submit') }).click();
+  await expect(page.getByText(text('sv', 'validation.disposableEmail'), { exact: true })).toBeVisible();
+  await expect(page.getByLabel(text('sv', 'registration.email'))).toHaveAttribute('aria-invalid', 'true');
+});

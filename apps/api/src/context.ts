@@ -6,6 +6,7 @@ import type { RateLimiters } from './rate-limit.ts';
 import type { AdminSessionInfo } from './auth/admin-sessions.ts';
 import type { MemberIdentity } from './auth/member-identity.ts';
 import type { RegistrationEvents } from './domain/registration-events.ts';
+import type { MailDomainChecker } from './domain/mail-domains.ts';
 import type { SignUpGate } from './domain/sign-up-gate.ts';
 import type { SignUpRate } from './domain/sign-up-rate.ts';
 
@@ -42,6 +43,8 @@ export interface ApiContext {
   signUpGate: SignUpGate;
   /** Recent sign-ups as the proof of work's difficulty level (one per process). */
   signUpRate: SignUpRate;
+  /** Asks DNS whether an address's domain receives mail (one per process); null when EMAIL_DOMAIN_CHECK is off (ADR 042). */
+  mailDomains: MailDomainChecker | null;
   /** Request headers (for WebSocket operations: those of the upgrade request). */
   headers: Headers;
 }

@@ -95,6 +95,23 @@ const envSchema = z
      * the check off (the e2e suite, whose robots type faster than people).
      */
     FORM_MIN_FILL_SECONDS: z.coerce.number().min(0).max(60).default(2),
+    /**
+     * Whether the API asks DNS if an address's domain receives mail (MX, else A/AAAA; issue 12 §3,
+     * ADR 042). Default: on for a deployment, and on a local instance only with EMAIL_DNS_SERVERS
+     * (the quick start and the tests never ask a resolver outside this machine).
+     */
+    EMAIL_DOMAIN_CHECK: booleanFlag.optional(),
+    /** The resolvers to ask, `host` or `host:port`, comma-separated; the system's when unset. */
+    EMAIL_DNS_SERVERS: z
+      .string()
+      .trim()
+      .refine(
+        (v) => v.split(',').every((entry) => /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\])(:\d{1,5})?$/i.test(entry.trim())),
+        'must be IP addresses with an optional :port, comma-separated',
+      )
+      .optional(),
+    /** How long one DNS question may take, in milliseconds; then the address is accepted and flagged. */
+    EMAIL_DNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1500),
     /** With ADMIN_PASSWORD: the admin user the seed creates when it does not exist yet. */
     ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).optional(),
     /** With ADMIN_EMAIL; at least 12 characters. Read at seed time only. */
@@ -189,7 +206,8 @@ function isLoopbackUrl(url: string): boolean {
 
 type RawEnv = z.infer<typeof envSchema>;
 
-export interface Env extends Omit<RawEnv, 'APP_SECRET' | 'API_URL' | 'PUBLIC_API_URL' | 'PUBLIC_URL' | 'DATABASE_URL' | 'ACQ_BACKEND_GRAPHQL_URL'> {
+export interface Env
+  extends Omit<RawEnv, 'APP_SECRET' | 'API_URL' | 'PUBLIC_API_URL' | 'PUBLIC_URL' | 'DATABASE_URL' | 'ACQ_BACKEND_GRAPHQL_URL' | 'EMAIL_DOMAIN_CHECK'> {
   APP_SECRET: string;
   API_URL: string;
   PUBLIC_API_URL: string;
@@ -199,6 +217,8 @@ export interface Env extends Omit<RawEnv, 'APP_SECRET' | 'API_URL' | 'PUBLIC_API
   DATABASE_URL: string;
   /** Origins allowed to call the API from a browser. */
   corsOrigins: string[];
+  /** EMAIL_DOMAIN_CHECK as decided: on for a deployment, on locally only with EMAIL_DNS_SERVERS, unless set. */
+  EMAIL_DOMAIN_CHECK: boolean;
   /**
    * PUBLIC_URL is a loopback address: the quick start or a test run on this machine (ADR 026).
    * Only then are the embedded defaults allowed (generated secret, dev mailbox) and the local
@@ -234,6 +254,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     ACQ_BACKEND_GRAPHQL_URL: raw.ACQ_BACKEND_GRAPHQL_URL ?? `${publicApiUrl}/graphql`,
     PUBLIC_URL: publicUrl,
     localInstance: isLoopbackUrl(publicUrl),
+    EMAIL_DOMAIN_CHECK: raw.EMAIL_DOMAIN_CHECK ?? (!isLoopbackUrl(publicUrl) || Boolean(raw.EMAIL_DNS_SERVERS)),
     DATABASE_URL: raw.DATABASE_URL ?? `file:${path.join(dataDir, 'velvet.sqlite')}`,
     corsOrigins: [
       new URL(publicUrl).origin,

@@ -25,6 +25,7 @@ import { identifyMember } from '../auth/member-identity.ts';
 import type { MemberIdentity } from '../auth/member-identity.ts';
 import { clientNetwork } from '../domain/client-network.ts';
 import { createRegistrationEvents } from '../domain/registration-events.ts';
+import { createMailDomainChecker } from '../domain/mail-domains.ts';
 import { createSignUpGate } from '../domain/sign-up-gate.ts';
 import { createSignUpRate } from '../domain/sign-up-rate.ts';
 import type { RegistrationEvents } from '../domain/registration-events.ts';
@@ -73,6 +74,12 @@ export async function createYogaApp(options: {
   const settings = options.settings ?? apiSettings(env);
   const clock = options.clock ?? (() => new Date());
   const signUpRate = createSignUpRate(db);
+  const mailDomains = env.EMAIL_DOMAIN_CHECK
+    ? createMailDomainChecker({
+        servers: (env.EMAIL_DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+        timeoutMs: env.EMAIL_DNS_TIMEOUT_MS,
+      })
+    : null;
   const metaByRequest = new WeakMap<Request, RequestMeta>();
   const renderGraphiQL = settings.graphiql
     ? (await import('@graphql-yoga/render-graphiql')).renderGraphiQL
@@ -153,6 +160,7 @@ export async function createYogaApp(options: {
           logger: meta.logger,
         }),
         signUpRate,
+        mailDomains,
       };
     },
     plugins: [

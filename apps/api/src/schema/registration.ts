@@ -50,8 +50,9 @@ FieldErrorRef.implement({
       description:
         'An i18n message id: validation.email, validation.emailTooLong, validation.gender, validation.firstName, validation.lastName, ' +
         'validation.nameTooLong, validation.invalidCharacters, validation.country, validation.terms, ' +
-        'validation.legalVersion (the accepted terms or data policy are not the current ones), validation.language or ' +
-        'validation.preferences (no shopping preference chosen).',
+        'validation.legalVersion (the accepted terms or data policy are not the current ones), validation.language, ' +
+        'validation.preferences (no shopping preference chosen), validation.disposableEmail (a disposable-address domain) or ' +
+        'validation.emailDomain (a domain that receives no mail).',
     }),
   }),
 });
@@ -188,6 +189,7 @@ builder.mutationField('register', (t) =>
           logger: ctx.logger,
           now: ctx.now,
           gate: ctx.signUpGate,
+          mailDomains: ctx.mailDomains,
         },
         input,
       );

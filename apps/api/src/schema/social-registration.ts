@@ -108,6 +108,7 @@ builder.mutationField('completeSocialRegistration', (t) =>
           events: ctx.events,
           logger: ctx.logger,
           now: ctx.now,
+          mailDomains: ctx.mailDomains,
         },
         input,
       );

@@ -87,7 +87,7 @@ builder.mutationField('requestLobbyLink', (t) =>
     resolve: async (_root, { email, language, proofOfWork }, ctx) => {
       await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
       return requestLobbyLink(
-        { db: ctx.db, secret: ctx.env.APP_SECRET, outboxSignal: ctx.outboxSignal, logger: ctx.logger, now: ctx.now, gate: ctx.signUpGate },
+        { db: ctx.db, secret: ctx.env.APP_SECRET, outboxSignal: ctx.outboxSignal, logger: ctx.logger, now: ctx.now, gate: ctx.signUpGate, mailDomains: ctx.mailDomains },
         { email, language, proofOfWork },
       );
     },

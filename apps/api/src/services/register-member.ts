@@ -62,7 +62,7 @@ export async function runRegistration(
     input,
   );
   const codeErrors = check.errors.filter(isBlocking);
-  const { errors: fieldErrors, values } = await validateFields(deps.db, input, social, now);
+  const { errors: fieldErrors, values } = await validateFields(deps.db, input, social, now, deps.mailDomains ?? null);
   if (!values) return ERRORS_ONLY(fieldErrors, codeErrors);
   // A pending member may ask for the email again even when their own place fills the code.
   const otherCodeErrors = codeErrors.filter((error) => !BALANCE_ERRORS.has(error));

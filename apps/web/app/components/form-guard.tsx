@@ -11,6 +11,9 @@ import { GUARD_FIELDS } from '@velvet/validation/sign-up-guards';
 import { solveProofOfWork, type ProofOfWorkRequest } from '../lib/proof-of-work.ts';
 import { useRootData, useT } from '../lib/use-root.ts';
 
+/** A proof is good for 20 minutes at the API (ADR 041); older than this, the form solves a new one before it goes. */
+const PROOF_FRESH_MS = 15 * 60 * 1000;
+
 export function FormGuard({ proofOfWork }: { proofOfWork?: ProofOfWorkRequest }) {
   const t = useT();
   const { formStartedAt } = useRootData();
@@ -30,10 +33,12 @@ export function FormGuard({ proofOfWork }: { proofOfWork?: ProofOfWorkRequest })
     element.append(field);
     let solving: Promise<void> | null = null;
     let settled = false;
+    let solvedAt = 0;
     const solve = () =>
       (solving ??= solveProofOfWork({ form, registrationCode, validityTimestamp })
         .then((proof) => {
           field.value = proof;
+          solvedAt = Date.now();
         })
         // No challenge to be had: the form goes without a proof, as without JavaScript.
         .catch(() => undefined)
@@ -45,6 +50,12 @@ export function FormGuard({ proofOfWork }: { proofOfWork?: ProofOfWorkRequest })
     const onSubmit = (event: SubmitEvent) => {
       // "Back" (formnovalidate) sends nothing on: it need not wait.
       const back = event.submitter instanceof HTMLButtonElement && event.submitter.formNoValidate;
+      if (settled && solvedAt && Date.now() - solvedAt > PROOF_FRESH_MS) {
+        // A page left open for long: its proof would be past its time at the API. A new one.
+        settled = false;
+        solving = null;
+        field.value = '';
+      }
       if (settled || back) return;
       // Before React Router sees it: the form goes once the proof is there.
       event.preventDefault();

@@ -46,7 +46,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const email = flow.registrationEmail;
   const result = await callApi(requestLobbyLink, { email, language: locale, proofOfWork: proofOfWorkOf(formData) }, { request, context });
   if (!result.ok) return { sentTo: null, notice: apiFailureMessage(result.error) };
-  if (!result.data.requestLobbyLink.sent) return { sentTo: null, notice: { id: 'error.generic' } };
+  const { sent, fieldErrors } = result.data.requestLobbyLink;
+  // An address that cannot receive mail (ADR 042) is said as such; anything else is a technical issue.
+  if (!sent) return { sentTo: null, notice: { id: fieldErrors[0]?.code ?? 'error.generic' } };
   return { sentTo: flow.registrationEmail, notice: null };
 }
 

@@ -43,6 +43,7 @@ export async function createMember(
         newsletter: input.newsletter,
         created_at: at,
         activated_at: activeAtOnce ? at : null,
+        mail_domain_unverified: values.mailDomainUnverified,
       })
       .execute();
     await recordConsent(trx, memberId, values.country, input, now);

@@ -11,6 +11,7 @@ import type { Logger } from '../../logger.ts';
 import type { OutboxSignal } from '../../mail/outbox-signal.ts';
 import type { IssuedWelcomeVoucher } from '../../domain/member-activation.ts';
 import type { RegistrationEvents } from '../../domain/registration-events.ts';
+import type { MailDomainChecker } from '../../domain/mail-domains.ts';
 import type { SignUpGate } from '../../domain/sign-up-gate.ts';
 
 /** The outcomes of the shared path: ACTIVATED only when the address is vouched for. */
@@ -70,6 +71,8 @@ export interface RegisterDeps {
    * step, whose signed token already proves a sign-in at the provider.
    */
   gate?: SignUpGate;
+  /** Asks DNS whether an address's domain receives mail; null when EMAIL_DOMAIN_CHECK is off (ADR 042). */
+  mailDomains?: MailDomainChecker | null;
 }
 
 export interface ValidFields {
@@ -81,6 +84,8 @@ export interface ValidFields {
   language: Locale;
   /** Deduplicated; empty outside the social second step. */
   shoppingPreferences: ShoppingPreference[];
+  /** DNS could not be asked whether the domain receives mail: accepted, and flagged (ADR 042). */
+  mailDomainUnverified: boolean;
 }
 
 export const ERRORS_ONLY = (fieldErrors: FieldError[], codeErrors: RegistrationCodeError[]): RegistrationRun => ({
