@@ -76,3 +76,47 @@ test('a disposable address is refused in the visitor\'s language, on every form 
   await expect(page.getByText(text('sv', 'validation.disposableEmail'), { exact: true })).toBeVisible();
   await expect(page.getByLabel(text('sv', 'registration.email'))).toHaveAttribute('aria-invalid', 'true');
 });
+
+test('a code leaked to a coupon site: held registrations see a kind page that leads on, the inviter gets a fresh private link that works', async ({ page, browser, invitation }) => {
+  // Four visitors from a coupon forum: each is turned away, and each visit counts against the code.
+  for (let i = 0; i < 4; i++) {
+    await page.goto(`/?rc=${invitation.code}`, { referer: 'https://www.mydealz.de/gutscheine/velvet-rope' });
+    await expect(page).toHaveURL(/\/registration\/deny\?reason=referrer/);
+    await page.context().clearCookies();
+  }
+
+  // A person with the code, in Italian: held for review, and led on to membership interest with the address.
+  const email = uniqueEmail('held');
+  await page.goto(`/it/registration/formstarted?rc=${invitation.code}`);
+  await page.getByLabel(text('it', 'registration.gender.female'), { exact: true }).check();
+  await page.getByLabel(text('it', 'registration.firstName'), { exact: true }).fill('Giulia');
+  await page.getByLabel(text('it', 'registration.lastName'), { exact: true }).fill('Conti');
+  await page.getByLabel(text('it', 'registration.email')).fill(email);
+  await page.getByRole('checkbox', { name: plain('it', 'registration.terms') }).check();
+  await page.getByRole('button', { name: text('it', 'registration.submit') }).click();
+  await expect(page).toHaveURL(/\/it\/registration\/formfinished$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('it', 'formFinished.review.title'));
+  await page.getByRole('link', { name: text('it', 'formFinished.review.apply') }).click();
+  await expect(page).toHaveURL(/\/it\/membership-interest\/apply$/);
+  await expect(page.getByLabel(text('it', 'membershipInterestApply.email'))).toHaveValue(email);
+
+  // The inviter's email: the fresh private link registers as before.
+  const [mail] = await waitForMail(invitation.inviterEmail);
+  expect(mail?.subject).toBe(text('en', 'email.privateLink.subject'));
+  const link = /href="([^"]*\?rc=[^"]+validityTimestamp=[^"]+)"/.exec(mail!.html)?.[1]?.replace(/&amp;/g, '&');
+  expect(link).toContain(`rc=${invitation.code}`);
+  const friend = await browser.newContext();
+  const friendPage = await friend.newPage();
+  const friendEmail = uniqueEmail('private-link');
+  await friendPage.goto(link!);
+  await friendPage.getByRole('link', { name: text('en', 'signup.email') }).click();
+  await friendPage.getByLabel(text('en', 'registration.gender.male'), { exact: true }).check();
+  await friendPage.getByLabel(text('en', 'registration.firstName'), { exact: true }).fill('Marco');
+  await friendPage.getByLabel(text('en', 'registration.lastName'), { exact: true }).fill('Rossi');
+  await friendPage.getByLabel(text('en', 'registration.email')).fill(friendEmail);
+  await friendPage.getByRole('checkbox', { name: plain('en', 'registration.terms') }).check();
+  await friendPage.getByRole('button', { name: text('en', 'registration.submit') }).click();
+  await expect(friendPage.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.title'));
+  expect(await waitForMail(friendEmail)).toHaveLength(1);
+  await friend.close();
+});

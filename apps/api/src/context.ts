@@ -6,6 +6,7 @@ import type { RateLimiters } from './rate-limit.ts';
 import type { AdminSessionInfo } from './auth/admin-sessions.ts';
 import type { MemberIdentity } from './auth/member-identity.ts';
 import type { RegistrationEvents } from './domain/registration-events.ts';
+import type { CodeWatch } from './domain/code-quarantine.ts';
 import type { MailDomainChecker } from './domain/mail-domains.ts';
 import type { SignUpGate } from './domain/sign-up-gate.ts';
 import type { SignUpRate } from './domain/sign-up-rate.ts';
@@ -45,6 +46,8 @@ export interface ApiContext {
   signUpRate: SignUpRate;
   /** Asks DNS whether an address's domain receives mail (one per process); null when EMAIL_DOMAIN_CHECK is off (ADR 042). */
   mailDomains: MailDomainChecker | null;
+  /** Counts what this request sees against the codes it touches; quarantines a leaked one (ADR 043). */
+  codeWatch: CodeWatch;
   /** Request headers (for WebSocket operations: those of the upgrade request). */
   headers: Headers;
 }

@@ -112,6 +112,11 @@ const envSchema = z
       .optional(),
     /** How long one DNS question may take, in milliseconds; then the address is accepted and flagged. */
     EMAIL_DNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1500),
+    /**
+     * The leak score at which an invitation code is quarantined (issue 12 §4, ADR 043): its new
+     * registrations are held for review and its inviter gets a fresh private link.
+     */
+    CODE_QUARANTINE_SCORE: z.coerce.number().int().min(1).max(10_000).default(10),
     /** With ADMIN_PASSWORD: the admin user the seed creates when it does not exist yet. */
     ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).optional(),
     /** With ADMIN_EMAIL; at least 12 characters. Read at seed time only. */

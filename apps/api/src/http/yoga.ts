@@ -23,7 +23,9 @@ import { bearerToken, verifyAdminToken } from '../auth/admin-sessions.ts';
 import type { AdminSessionInfo } from '../auth/admin-sessions.ts';
 import { identifyMember } from '../auth/member-identity.ts';
 import type { MemberIdentity } from '../auth/member-identity.ts';
-import { clientNetwork } from '../domain/client-network.ts';
+import { clientNetwork, signalNetwork } from '../domain/client-network.ts';
+import { createCodeWatch } from '../domain/code-quarantine.ts';
+import { signalCountry } from '../domain/code-signals.ts';
 import { createRegistrationEvents } from '../domain/registration-events.ts';
 import { createMailDomainChecker } from '../domain/mail-domains.ts';
 import { createSignUpGate } from '../domain/sign-up-gate.ts';
@@ -161,6 +163,14 @@ export async function createYogaApp(options: {
         }),
         signUpRate,
         mailDomains,
+        codeWatch: createCodeWatch({
+          db,
+          threshold: env.CODE_QUARANTINE_SCORE,
+          source: { network: signalNetwork(requestIp), country: signalCountry(request.headers, env.TRUSTED_COUNTRY_HEADER) },
+          now,
+          outboxSignal,
+          logger: meta.logger,
+        }),
       };
     },
     plugins: [

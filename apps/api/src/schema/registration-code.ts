@@ -80,7 +80,7 @@ builder.queryField('registrationCodeDetails', (t) =>
     resolve: async (_root, args, ctx) => {
       await enforceRateLimit(ctx.limiters.registrationCodeCheck, ctx.requestNetwork);
       return checkRegistrationCode(
-        { db: ctx.db, secret: ctx.env.APP_SECRET, referrerBlocklist: ctx.settings.referrerBlocklist, now: ctx.now },
+        { db: ctx.db, secret: ctx.env.APP_SECRET, referrerBlocklist: ctx.settings.referrerBlocklist, now: ctx.now, codeWatch: ctx.codeWatch },
         args,
       );
     },

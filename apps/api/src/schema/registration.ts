@@ -36,6 +36,12 @@ const RegistrationOutcomeEnum = builder.enumType('RegistrationOutcome', {
       value: 'ACCOUNT_PENDING',
       description: 'The address awaits activation; a new activation email was sent (at most 3 an hour).',
     },
+    PENDING_REVIEW: {
+      value: 'PENDING_REVIEW',
+      description:
+        'The invitation code is quarantined as leaked: the registration is held until an operator checks the code; no ' +
+        'email is sent now. Show a kind page that leads on to membership interest (issue 12 §4).',
+    },
   } as const,
 });
 
@@ -190,6 +196,7 @@ builder.mutationField('register', (t) =>
           now: ctx.now,
           gate: ctx.signUpGate,
           mailDomains: ctx.mailDomains,
+          codeWatch: ctx.codeWatch,
         },
         input,
       );

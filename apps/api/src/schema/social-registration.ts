@@ -29,6 +29,10 @@ const SocialRegistrationOutcomeEnum = builder.enumType('SocialRegistrationOutcom
       value: 'ACCOUNT_PENDING',
       description: 'The (unverified) address awaits activation; a new activation email was sent (at most 3 an hour).',
     },
+    PENDING_REVIEW: {
+      value: 'PENDING_REVIEW',
+      description: 'The invitation code is quarantined as leaked: the registration is held until an operator checks the code (issue 12 §4).',
+    },
   } as const,
 });
 
@@ -109,6 +113,7 @@ builder.mutationField('completeSocialRegistration', (t) =>
           logger: ctx.logger,
           now: ctx.now,
           mailDomains: ctx.mailDomains,
+          codeWatch: ctx.codeWatch,
         },
         input,
       );

@@ -25,6 +25,8 @@ import type { RegistrationCodeError } from '@velvet/validation/registration-code
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import { checkRegistrationCode } from './check-registration-code.ts';
 import { holdsPlace } from '../domain/invitation-places.ts';
+import { isLinkMadeSince } from '../domain/registration-link.ts';
+import { holdNewRegistration } from './registration/hold-registration.ts';
 import { activateKnownPendingMember } from './registration/activate-pending-member.ts';
 import { createMember } from './registration/create-member.ts';
 import { ANSWERED_AS_SUCCESS, ERRORS_ONLY, answer } from './registration/outcomes.ts';
@@ -58,7 +60,7 @@ export async function runRegistration(
 ): Promise<RegistrationRun> {
   const now = deps.now ?? new Date();
   const check = await checkRegistrationCode(
-    { db: deps.db, secret: deps.secret, referrerBlocklist: deps.referrerBlocklist, now },
+    { db: deps.db, secret: deps.secret, referrerBlocklist: deps.referrerBlocklist, now, codeWatch: deps.codeWatch },
     input,
   );
   const codeErrors = check.errors.filter(isBlocking);
@@ -72,10 +74,13 @@ export async function runRegistration(
     !deps.gate ||
     (await deps.gate.admit('REGISTRATION', { email: values.email, proofOfWork: input.proofOfWork, exempt: check.signedSingleUseLink }));
   if (!admitted) return ANSWERED_AS_SUCCESS();
+  // Every registration counts against its code; one that tips it over quarantines it first (ADR 043).
+  const watched = check.codeId && deps.codeWatch ? await deps.codeWatch.observe(check.codeId, 'registration') : false;
+  const quarantinedAt = check.quarantinedAt ?? (watched ? now.toISOString() : null);
 
   for (let attempt = 0; ; attempt++) {
     try {
-      return await registerValid(deps, input, values, social, codeErrors, now);
+      return await registerValid(deps, input, values, social, codeErrors, now, quarantinedAt);
     } catch (error) {
       // The same address registered concurrently: run again, it is now a known member.
       if (attempt === 0 && isUniqueViolation(error)) continue;
@@ -91,6 +96,7 @@ async function registerValid(
   social: SocialRegistrationExtras | null,
   codeErrors: RegistrationCodeError[],
   now: Date,
+  quarantinedAt: string | null,
 ): Promise<RegistrationRun> {
   const existing = await deps.db
     .selectFrom('members')
@@ -108,6 +114,10 @@ async function registerValid(
   }
   if (existing && social?.emailVerified) return activateKnownPendingMember(deps, existing.id, input, values, social, now);
   if (existing) return resendActivation(deps, existing.id, values.language, now);
+  // A new address on a quarantined code is held, full or not: a held registration takes no place (ADR 043).
+  if (quarantinedAt && !isLinkMadeSince(input.registrationCode.trim().toUpperCase(), input.validityTimestamp, new Date(quarantinedAt), deps.secret, now)) {
+    return holdNewRegistration(deps, input, values, social, now);
+  }
   if (codeErrors.length > 0) return ERRORS_ONLY([], codeErrors);
   return createMember(deps, input, values, social, now);
 }

@@ -18,6 +18,8 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     SEED_DEMO: 'false',
     // The sign-up gate's proof of work has tests of its own (proof-of-work.test.ts); the others send none.
     PROOF_OF_WORK: 'false',
+    // Never a resolver outside this machine: tests of the check bring their own on loopback (ADR 042).
+    EMAIL_DOMAIN_CHECK: 'false',
     ...overrides,
   });
 }

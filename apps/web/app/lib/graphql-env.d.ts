@@ -39,12 +39,12 @@ export type introspection_types = {
     'RegistrationCodeError': { name: 'RegistrationCodeError'; enumValues: 'CUSTOMIZATION_MISSING' | 'INVITER_INVALID' | 'REFERER_INVALID' | 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS' | 'REGISTRATION_CODE_EXPIRED' | 'REGISTRATION_CODE_INVALID' | 'REGISTRATION_CODE_NO_BALANCE_LEFT' | 'REGISTRATION_TIMESTAMP_MISSING'; };
     'RegistrationCodeErrorDetail': { kind: 'OBJECT'; name: 'RegistrationCodeErrorDetail'; fields: { 'error': { name: 'error'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'RegistrationCodeError'; ofType: null; }; } }; }; };
     'RegistrationFlow': { name: 'RegistrationFlow'; enumValues: 'DEFAULT' | 'LEAN' | 'SOCIAL'; };
-    'RegistrationOutcome': { name: 'RegistrationOutcome'; enumValues: 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING' | 'FORM_FINISHED'; };
+    'RegistrationOutcome': { name: 'RegistrationOutcome'; enumValues: 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING' | 'FORM_FINISHED' | 'PENDING_REVIEW'; };
     'RegistrationState': { name: 'RegistrationState'; enumValues: 'ACTIVE' | 'PENDING'; };
     'RegistrationStatus': { kind: 'OBJECT'; name: 'RegistrationStatus'; fields: { 'registrationId': { name: 'registrationId'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'String'; ofType: null; }; } }; 'state': { name: 'state'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'ENUM'; name: 'RegistrationState'; ofType: null; }; } }; }; };
     'RequestLobbyLinkPayload': { kind: 'OBJECT'; name: 'RequestLobbyLinkPayload'; fields: { 'fieldErrors': { name: 'fieldErrors'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'LIST'; name: never; ofType: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'FieldError'; ofType: null; }; }; }; } }; 'sent': { name: 'sent'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'SCALAR'; name: 'Boolean'; ofType: null; }; } }; }; };
     'ShoppingPreference': { name: 'ShoppingPreference'; enumValues: 'BEAUTY' | 'HOME' | 'KIDS' | 'LUXURY' | 'MEN' | 'SPORT' | 'WOMEN'; };
-    'SocialRegistrationOutcome': { name: 'SocialRegistrationOutcome'; enumValues: 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING' | 'ACTIVATED' | 'FORM_FINISHED'; };
+    'SocialRegistrationOutcome': { name: 'SocialRegistrationOutcome'; enumValues: 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING' | 'ACTIVATED' | 'FORM_FINISHED' | 'PENDING_REVIEW'; };
     'String': unknown;
     'Subscription': { kind: 'OBJECT'; name: 'Subscription'; fields: { 'registrationStatus': { name: 'registrationStatus'; type: { kind: 'NON_NULL'; name: never; ofType: { kind: 'OBJECT'; name: 'RegistrationStatus'; ofType: null; }; } }; }; };
     'TokenError': { name: 'TokenError'; enumValues: 'EXPIRED' | 'INVALID' | 'MISSING' | 'NO_EMAIL'; };

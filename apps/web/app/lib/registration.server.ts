@@ -92,21 +92,33 @@ export async function deny(
   reason: DenyReason,
   invitation: Invitation | undefined,
   referrer: string | null,
-  options: { prefix?: string; headers?: Headers } = {},
+  options: { prefix?: string; headers?: Headers; keep?: Partial<RegistrationFlowState> } = {},
 ): Promise<Response> {
   const prefix = options.prefix ?? context.get(localeContext).prefix;
   const headers = new Headers(options.headers);
-  if (reason === 'referrer' && referrer) {
+  const denial = reason === 'referrer' && referrer;
+  if (denial || options.keep) {
+    // `keep`: what the refused visitor typed (their address), so the way on starts with it (ADR 043).
     const { flow, save } = await readFlow(request, context);
-    headers.append('Set-Cookie', await save(withDenial(flow, invitation?.code ?? null, referrer)));
+    const kept = { ...flow, ...options.keep };
+    headers.append('Set-Cookie', await save(denial ? withDenial(kept, invitation?.code ?? null, referrer) : kept));
   }
   return redirect(denyPath(prefix, reason, invitation), { headers });
 }
 
-/** A blocking refusal of the code (the API checks it with every registration): the deny page. */
-export async function denyRefusedCode(args: Args, codeErrors: readonly RegistrationCodeError[], invitation: Invitation, referrer: string | null) {
+/**
+ * A blocking refusal of the code (the API checks it with every registration): the deny page,
+ * which offers the waiting list and membership interest with the address the visitor gave.
+ */
+export async function denyRefusedCode(
+  args: Args,
+  codeErrors: readonly RegistrationCodeError[],
+  invitation: Invitation,
+  referrer: string | null,
+  email: string,
+) {
   const refused = verdict(codeErrors);
-  if (refused.blocking) throw await deny(args, refused.reason, invitation, referrer);
+  if (refused.blocking) throw await deny(args, refused.reason, invitation, referrer, { keep: { registrationEmail: email } });
 }
 
 /** The referrer the visitor's invitation arrived with (arrival.server.ts). */
@@ -233,7 +245,7 @@ export async function handleRegistration(
   if (!result.ok) return formResult(submission, { notice: apiFailureMessage(result.error) });
   const payload = result.data.register;
   // `register` checked the code itself and returns its refusal as data.
-  await denyRefusedCode({ request, context }, payload.codeErrors, invitation, referrer);
+  await denyRefusedCode({ request, context }, payload.codeErrors, invitation, referrer, email);
   if (payload.fieldErrors.length || !payload.outcome) {
     const { fieldErrors } = groupFieldErrors(payload.fieldErrors);
     return formResult(submission, { fieldErrors, ...(payload.fieldErrors.length ? {} : { notice: { id: 'error.generic' } }) });

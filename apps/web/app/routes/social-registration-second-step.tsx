@@ -139,7 +139,7 @@ export async function action(args: Route.ActionArgs) {
   if (!result.ok) return reply({ notice: apiFailureMessage(result.error) });
   const payload = result.data.completeSocialRegistration;
   if (payload.tokenError) throw redirect(denyPath(prefix, 'token'));
-  await denyRefusedCode(args, payload.codeErrors, invitation, referrer);
+  await denyRefusedCode(args, payload.codeErrors, invitation, referrer, claims.email);
   if (payload.fieldErrors.length || !payload.outcome) {
     if (!payload.fieldErrors.length) return reply({ notice: { id: 'error.generic' } });
     return reply(groupFieldErrors(payload.fieldErrors, (field) => shownField(field, ask)));

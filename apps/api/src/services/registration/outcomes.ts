@@ -11,6 +11,7 @@ import type { Logger } from '../../logger.ts';
 import type { OutboxSignal } from '../../mail/outbox-signal.ts';
 import type { IssuedWelcomeVoucher } from '../../domain/member-activation.ts';
 import type { RegistrationEvents } from '../../domain/registration-events.ts';
+import type { CodeWatch } from '../../domain/code-quarantine.ts';
 import type { MailDomainChecker } from '../../domain/mail-domains.ts';
 import type { SignUpGate } from '../../domain/sign-up-gate.ts';
 
@@ -73,6 +74,8 @@ export interface RegisterDeps {
   gate?: SignUpGate;
   /** Asks DNS whether an address's domain receives mail; null when EMAIL_DOMAIN_CHECK is off (ADR 042). */
   mailDomains?: MailDomainChecker | null;
+  /** Counts the registration (and what the code check sees) against the code (ADR 043); absent when an operator releases held ones. */
+  codeWatch?: CodeWatch;
 }
 
 export interface ValidFields {
