@@ -18,7 +18,7 @@ import { CHECK_CODE, graphql } from './support/graphql.ts';
 import { deliverAll } from './support/invitations.ts';
 import { REGISTER, type RegisterPayload, uniqueEmail, validInput } from './support/registration.ts';
 
-const env = testEnv({ PUBLIC_URL: 'https://club.example', SMTP_URL: 'smtp://127.0.0.1:25', TRUSTED_COUNTRY_HEADER: 'cf-ipcountry' });
+const env = testEnv({ PUBLIC_URL: 'https://club.example', SMTP_URL: 'smtp://127.0.0.1:25', TRUSTED_COUNTRY_HEADER: 'cf-ipcountry', CODE_QUARANTINE_SCORE: '10' });
 
 describe.each(ENGINES)('leaked codes on %s', (engine) => {
   const { database, api } = engineApi(engine, { env });

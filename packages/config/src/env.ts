@@ -86,9 +86,9 @@ const envSchema = z
     /**
      * Key derivations a browser makes on average to solve a challenge when sign-ups are quiet
      * (PBKDF2-SHA-256, 1,000 iterations each: about 0.2 ms in desktop Chromium); busier times
-     * double it up to four times (ADR 041).
+     * double it up to three times (ADR 041).
      */
-    PROOF_OF_WORK_DIFFICULTY: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+    PROOF_OF_WORK_DIFFICULTY: z.coerce.number().int().min(1).max(1_000_000).default(1500),
     /**
      * The least time between rendering a public form and its submission, in seconds (issue 12
      * §2): a faster post is a script's and gets the answer of success without effect. 0 turns

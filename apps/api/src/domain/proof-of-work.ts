@@ -20,8 +20,8 @@ const ALGORITHM = 'PBKDF2/SHA-256';
 const COST = 1000;
 /** How long a challenge can be solved and sent: a person filling in a form, with time to spare. */
 export const CHALLENGE_TTL_SECONDS = 20 * 60;
-/** Levels above the quiet one; each doubles the work. */
-export const MAX_DIFFICULTY_LEVEL = 4;
+/** Levels above the quiet one; each doubles the work (up to 8×: a few seconds on a phone). */
+export const MAX_DIFFICULTY_LEVEL = 3;
 
 function secrets(appSecret: string) {
   return {

@@ -2,14 +2,14 @@
  * How busy the doors are (issue 12 §2, ADR 041): sign-ups of the last ten minutes — new members,
  * membership applications and waiting-list emails together — read as a difficulty level for the
  * proof of work. A quiet club asks little of a visitor's browser; a rush (a leaked code, a bot)
- * asks more of everyone's, up to sixteen times the work.
+ * asks more of everyone's, up to eight times the work.
  */
 import type { Db } from '../db/connect.ts';
 import { MAX_DIFFICULTY_LEVEL } from './proof-of-work.ts';
 
 const WINDOW_MS = 10 * 60 * 1000;
 /** Sign-ups in the window at which each level above 0 starts. */
-export const DIFFICULTY_THRESHOLDS = [30, 60, 120, 240] as const;
+export const DIFFICULTY_THRESHOLDS = [30, 80, 200] as const;
 /** The count is read at most this often per process. */
 const CACHE_MS = 10_000;
 

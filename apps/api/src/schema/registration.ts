@@ -1,6 +1,5 @@
 import { GraphQLError } from 'graphql';
 import { GENDERS } from '@velvet/validation/registration';
-import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { Gender } from '@velvet/validation/registration';
 import { enforceRateLimit } from '../rate-limit.ts';
 import { activateAccount, registrationStatus } from '../services/activate-account.ts';
@@ -185,7 +184,6 @@ builder.mutationField('register', (t) =>
     args: { input: t.arg({ type: RegisterInputRef, required: true }) },
     resolve: async (_root, { input }, ctx) => {
       await enforceRateLimit(ctx.limiters.register, ctx.requestNetwork);
-      await enforceRateLimit(ctx.limiters.registrationsPerCode, normalizeRegistrationCode(input.registrationCode));
       return registerMember(
         {
           db: ctx.db,
@@ -197,6 +195,7 @@ builder.mutationField('register', (t) =>
           gate: ctx.signUpGate,
           mailDomains: ctx.mailDomains,
           codeWatch: ctx.codeWatch,
+          codeLimiter: ctx.limiters.registrationsPerCode,
         },
         input,
       );

@@ -20,6 +20,8 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     PROOF_OF_WORK: 'false',
     // Never a resolver outside this machine: tests of the check bring their own on loopback (ADR 042).
     EMAIL_DOMAIN_CHECK: 'false',
+    // Tests of places and races register many times on one code; the leak watch has its own tests (ADR 043).
+    CODE_QUARANTINE_SCORE: '10000',
     ...overrides,
   });
 }

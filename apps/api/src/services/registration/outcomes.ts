@@ -12,6 +12,7 @@ import type { OutboxSignal } from '../../mail/outbox-signal.ts';
 import type { IssuedWelcomeVoucher } from '../../domain/member-activation.ts';
 import type { RegistrationEvents } from '../../domain/registration-events.ts';
 import type { CodeWatch } from '../../domain/code-quarantine.ts';
+import type { RateLimiter } from '../../rate-limit.ts';
 import type { MailDomainChecker } from '../../domain/mail-domains.ts';
 import type { SignUpGate } from '../../domain/sign-up-gate.ts';
 
@@ -76,6 +77,11 @@ export interface RegisterDeps {
   mailDomains?: MailDomainChecker | null;
   /** Counts the registration (and what the code check sees) against the code (ADR 043); absent when an operator releases held ones. */
   codeWatch?: CodeWatch;
+  /**
+   * Registrations per code, whoever sends them (ADR 041): RATE_LIMITED beyond. Not for the
+   * inviter's fresh private link of a quarantined code: the people it is meant for go on.
+   */
+  codeLimiter?: RateLimiter;
 }
 
 export interface ValidFields {
