@@ -6,7 +6,9 @@
  * release or rotate it.
  */
 import { catalogs } from '@velvet/i18n/catalogs';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { pruneLeakRecords } from '../src/jobs/retention.ts';
 import { createRegistrationLink } from '../src/domain/registration-link.ts';
 import { listFlaggedCodes } from '../src/services/list-flagged-codes.ts';
 import { releaseCode } from '../src/services/release-code.ts';
@@ -152,5 +154,17 @@ describe.each(ENGINES)('leaked codes on %s', (engine) => {
     expect(mail?.text).toContain(`rc=${rotated.value.newCode}&validityTimestamp=`);
     expect(await rotateCode(db(), 'NO-SUCH-CODE')).toEqual({ ok: false, errors: ['no registration code NO-SUCH-CODE'] });
     expect(id).toBeTruthy();
+  });
+
+  it('forgets signals and held registrations after 30 days (the retention pass)', async () => {
+    const { id } = await insertCode(db(), { balance: 5 });
+    const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    const recent = new Date().toISOString();
+    for (const [n, at] of [[1, old], [2, recent]] as const) {
+      await db().insertInto('code_signals').values({ id: randomUUID(), registration_code_id: id, kind: 'registration', network: null, country: null, created_at: at }).execute();
+      await db().insertInto('held_registrations').values({ id: randomUUID(), registration_code_id: id, email: `held-${n}@example.test`, language: 'en', submission: '{}', created_at: at }).execute();
+    }
+    expect(await pruneLeakRecords(db())).toEqual({ codeSignals: 1, heldRegistrations: 1 });
+    expect(await count('held_registrations')).toBe(1);
   });
 });

@@ -121,7 +121,9 @@ export function startRetentionJob(options: RetentionJobOptions): { stop(): Promi
     try {
       const now = options.now?.() ?? new Date();
       const report = await pruneExpiredData(options.db, now);
-      options.logger.info({ ...report, ...(await pruneLeakRecords(options.db, now)) }, 'retention: expired rows deleted');
+      options.logger.info(report, 'retention: expired rows deleted');
+      const leak = await pruneLeakRecords(options.db, now);
+      if (leak.codeSignals > 0 || leak.heldRegistrations > 0) options.logger.info(leak, 'retention: old leak signals and held registrations deleted');
     } catch (error) {
       options.logger.error({ err: error }, 'retention: pass failed');
     }
