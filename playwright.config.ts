@@ -162,6 +162,9 @@ export default defineConfig({
         ERROR_REPORTING_URL: E2E.errors.url,
         // Pages are rendered for the calendar day a test sets with X-Test-Now (ADR 021, tests/e2e/support.ts).
         TEST_CLOCK: 'true',
+        // Playwright fills a form faster than any person: the minimum fill time has its own tests
+        // (apps/web/test/form-guard.test.ts); the proof of work stays on, solved by Chromium (ADR 041).
+        FORM_MIN_FILL_SECONDS: '0',
         ...OIDC_ENV,
       },
     },
@@ -170,7 +173,7 @@ export default defineConfig({
       url: `${E2E.down}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { NODE_ENV: 'production', PORT: String(DOWN_PORT), API_URL: 'http://127.0.0.1:9', DATA_DIR, PUBLIC_URL: E2E.down, LOG_LEVEL: 'warn', ERROR_REPORTING_URL: E2E.errors.url, TEST_CLOCK: 'true', ...OIDC_ENV, OIDC_ISSUER: 'http://127.0.0.1:9' },
+      env: { NODE_ENV: 'production', PORT: String(DOWN_PORT), API_URL: 'http://127.0.0.1:9', DATA_DIR, PUBLIC_URL: E2E.down, LOG_LEVEL: 'warn', ERROR_REPORTING_URL: E2E.errors.url, TEST_CLOCK: 'true', FORM_MIN_FILL_SECONDS: '0', ...OIDC_ENV, OIDC_ISSUER: 'http://127.0.0.1:9' },
     },
   ],
 });

@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Env } from './config.ts';
 import { DEFAULT_REDIS_PREFIX, closeRedis } from './lib/redis.ts';
+import { CHALLENGE_TTL_SECONDS } from './domain/proof-of-work.ts';
 
 export interface RateLimitRule {
   /** Requests allowed per `duration` seconds. */
@@ -48,6 +49,24 @@ export const DEFAULT_RATE_LIMITS = {
    * further failure is answered ADMIN_LOGIN_SLOWDOWN_MS later — slowed, never refused.
    */
   adminLoginFailures: { points: 30, duration: 60, burstPoints: 0, burstDuration: 60 },
+  /** Query.proofOfWorkChallenge per client network: 60/minute, plus a burst of 30 per 10 minutes (issue 12 §2). */
+  proofOfWorkChallenges: { points: 60, duration: 60, burstPoints: 30, burstDuration: 600 },
+  /** A solved proof of work is used once: its challenge's signature, for as long as a challenge lives (ADR 041). */
+  proofOfWorkReplay: { points: 1, duration: CHALLENGE_TTL_SECONDS, burstPoints: 0, burstDuration: CHALLENGE_TTL_SECONDS },
+  /**
+   * Sign-ups per form and mailbox (domain/email-normalization.ts): 5/hour. Beyond, the answer of
+   * success and nothing written or sent (ADR 041): the address is someone's, not the sender's.
+   */
+  signUpMailbox: { points: 5, duration: 3600, burstPoints: 0, burstDuration: 3600 },
+  /**
+   * Sign-ups without a proof of work (a browser without JavaScript; ADR 041): 3 an hour per
+   * client network, and 30 per 10 minutes from everyone together. Beyond, RATE_LIMITED: a script
+   * that leaves the proof out gets no further than a person without JavaScript.
+   */
+  noScriptSignUpsPerNetwork: { points: 3, duration: 3600, burstPoints: 0, burstDuration: 3600 },
+  noScriptSignUps: { points: 30, duration: 600, burstPoints: 0, burstDuration: 600 },
+  /** Registrations per invitation code, whoever sends them: 20 per 10 minutes (issue 12 §2). */
+  registrationsPerCode: { points: 20, duration: 600, burstPoints: 0, burstDuration: 600 },
 } satisfies Record<string, RateLimitRule>;
 type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
 
@@ -159,6 +178,12 @@ export function createRateLimiters(
     adminLoginAccountIp: build('adminLoginAccountIp'),
     adminSecondFactorIp: build('adminSecondFactorIp'),
     adminLoginFailures: build('adminLoginFailures'),
+    proofOfWorkChallenges: build('proofOfWorkChallenges'),
+    proofOfWorkReplay: build('proofOfWorkReplay'),
+    signUpMailbox: build('signUpMailbox'),
+    registrationsPerCode: build('registrationsPerCode'),
+    noScriptSignUpsPerNetwork: build('noScriptSignUpsPerNetwork'),
+    noScriptSignUps: build('noScriptSignUps'),
     async ready() {
       if (!redis || redis.status === 'ready') return;
       await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 /** The admin CLI as an operator runs it: a child process with DATABASE_URL pointing at a temp SQLite file. */
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -442,6 +443,42 @@ describe('admin CLI', () => {
     const relative = await cli(['code', 'list'], { INIT_CWD: checkout, DATABASE_URL: 'file:other/cli.sqlite' });
     expect(relative.code).toBe(0);
     expect(existsSync(path.join(checkout, 'other', 'cli.sqlite'))).toBe(true);
+  });
+
+  it('shows the flagged codes with their signals, rotates one and releases another (`code flagged`, `code rotate`, `code release`)', async () => {
+    const { url, database } = await freshDatabase('flagged');
+    try {
+      const created = JSON.parse((await cli(['code', 'create', '--inviter', 'Greta', '--balance', '4', '--code', 'LEAKY-1', '--json'], { DATABASE_URL: url })).stdout) as { id: string };
+      await cli(['code', 'create', '--inviter', 'Hugo', '--balance', '2', '--code', 'CALM-1'], { DATABASE_URL: url });
+      expect((await cli(['code', 'flagged'], { DATABASE_URL: url })).stdout).toBe('no flagged codes\n');
+      const at = new Date().toISOString();
+      for (const kind of ['blocked_referrer', 'blocked_referrer', 'near_miss'] as const) {
+        await database.db.insertInto('code_signals').values({ id: randomUUID(), registration_code_id: created.id, kind, network: '198.51.100.0/24', country: 'DE', created_at: at }).execute();
+      }
+      await database.db.updateTable('registration_codes').set({ quarantined_at: at }).where('code', 'in', ['LEAKY-1', 'CALM-1']).execute();
+
+      const flagged = await cli(['code', 'flagged'], { DATABASE_URL: url });
+      const line = flagged.stdout.split('\n').find((l) => l.startsWith('LEAKY-1'));
+      // Held 0, score 6 (two blocked referrers), no registration, one network, one country, 2 referrers, 1 near miss.
+      expect(line).toMatch(/^LEAKY-1\s+Greta\s+\S+\s+0\s+6\s+0\s+1\s+1\s+2\s+1$/);
+      expect((await cli(['code', 'list'], { DATABASE_URL: url })).stdout).toMatch(/LEAKY-1\s+Greta\s+4\s+0\s+-\s+-\s+quarantined/);
+
+      const rotated = await cli(['code', 'rotate', '--code', 'leaky-1', '--json'], { DATABASE_URL: url });
+      expect(rotated.code).toBe(0);
+      expect(JSON.parse(rotated.stdout)).toMatchObject({ oldCode: 'LEAKY-1', newCode: expect.stringMatching(/^[A-Z2-9]{8}$/), balance: 4 });
+      expect(await database.db.selectFrom('email_outbox').select(['template', 'recipient']).execute()).toEqual([
+        { template: 'private-link', recipient: expect.stringContaining('@') },
+      ]);
+
+      expect(await cli(['code', 'release', '--code', 'CALM-1'], { DATABASE_URL: url })).toMatchObject({
+        code: 0,
+        stdout: 'released CALM-1: 0 held registration(s) registered, 0 dropped\n',
+      });
+      const again = await cli(['code', 'release', '--code', 'CALM-1'], { DATABASE_URL: url });
+      expect(again).toMatchObject({ code: 2, stderr: expect.stringContaining('CALM-1 is not quarantined') });
+    } finally {
+      await database.close();
+    }
   });
 
   it('shows help with exit code 0', async () => {

@@ -34,6 +34,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
       // The tables each migration creates, newest first: undoing it takes exactly those away.
       const createdBy = [
         ['admin_recovery_codes', 'admin_security_policy', 'audit_log'],
+        ['code_signals', 'held_registrations'],
         ['feature_overrides', 'feature_revision'],
         ['consent_records', 'funnel_events'],
         ['member_preferences', 'member_social_identities', 'membership_applications', 'waitlist_entries'],
@@ -61,12 +62,14 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'admin_sessions',
         'admin_users',
         'audit_log',
+        'code_signals',
         'consent_records',
         'consents',
         'email_outbox',
         'feature_overrides',
         'feature_revision',
         'funnel_events',
+        'held_registrations',
         'legal_documents',
         'member_preferences',
         'member_social_identities',

@@ -13,6 +13,7 @@ import {
   listWaitlist,
   selectMembershipApplication,
 } from '../src/services/personal-invitations.ts';
+import { signValidityTimestamp } from '../src/domain/registration-link.ts';
 import { invitationUrl } from '../src/mail/links.ts';
 import { createTestApi } from './support/api.ts';
 import { ENGINES, engineDatabase } from './support/engines.ts';
@@ -89,11 +90,13 @@ describe.each(ENGINES)('personal invitations on %s', (engine) => {
     const germanInvitation = invited.find((i) => i.email === german);
     const germanEmail = byRecipient.get(german);
     if (!germanInvitation || !germanEmail) throw new Error('no German invitation');
-    const germanLink = `https://club.example/de/?rc=${germanInvitation.code}`;
+    // The person's own link, signed up to the code's expiry: it asks no proof of work (ADR 041).
+    const validityTimestamp = signValidityTimestamp(germanInvitation.code, new Date(germanInvitation.expiresAt), env.APP_SECRET);
+    const germanLink = `https://club.example/de/?rc=${germanInvitation.code}&validityTimestamp=${validityTimestamp}`;
     expect(de['email.invitation.subject']).not.toBe(catalogs.en['email.invitation.subject']);
     expect(germanEmail.subject).toBe(de['email.invitation.subject']);
     expect(germanEmail.html).toMatch(/<html[^>]* lang="de"/);
-    expect(germanEmail.html).toContain(`href="${germanLink}"`);
+    expect(germanEmail.html).toContain(`href="${germanLink.replace('&', '&amp;')}"`);
     expect(germanEmail.html).toContain(de['email.invitation.button']);
     expect(germanEmail.text).toContain(de['email.invitation.greeting']);
     expect(germanEmail.text).toContain((de['email.invitation.code'] ?? '').replace('{code}', germanInvitation.code));
@@ -105,7 +108,7 @@ describe.each(ENGINES)('personal invitations on %s', (engine) => {
     const englishInvitation = invited.find((i) => i.email === english);
     const englishEmail = byRecipient.get(english);
     expect(englishEmail?.subject).toBe(catalogs.en['email.invitation.subject']);
-    expect(englishEmail?.text).toContain(`https://club.example/?rc=${englishInvitation?.code}`);
+    expect(englishEmail?.text).toContain(`https://club.example/?rc=${englishInvitation?.code}&validityTimestamp=`);
     expect(englishEmail?.text).toContain('Your invitation is valid until');
 
     // The landing page: the code is valid, from "Velvet Rope"; it registers one person.

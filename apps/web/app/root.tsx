@@ -30,6 +30,7 @@ import { lowercasePrefix, resolveLocale } from './lib/i18n.ts';
 import { getIntl } from './lib/intl.ts';
 import { pageMeta } from './lib/meta.ts';
 import { sameSitePath } from './lib/same-site-path.ts';
+import { formStartToken } from './lib/form-guard.server.ts';
 import { clientMessages } from './lib/messages.server.ts';
 import { useNonce } from './lib/nonce.ts';
 import { SESSION_META } from './lib/page-load.ts';
@@ -91,6 +92,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       consent: consentPage(request, context, new Date(), await identifiedCustomer(request, context)),
       experiments: await experimentsData(request, context),
       errorReporting: info.errors.browserEndpoint ? { endpoint: info.errors.browserEndpoint, environment: info.environment } : null,
+      formStartedAt: formStartToken(info.appSecret),
     } satisfies RootData,
     // An unprefixed page speaks the visitor's language: caches must keep the variants apart.
     { headers: prefix ? {} : { Vary: 'Cookie, Accept-Language' } },

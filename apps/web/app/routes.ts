@@ -11,6 +11,8 @@ const layoutNames = Object.keys(LAYOUT_FILES) as LayoutName[];
 
 export default [
   route('healthz', 'routes/healthz.ts', { id: 'healthz' }),
+  // The proof of work a public form's script solves (issue 12 §2, ADR 041).
+  route('form-challenge', 'routes/form-challenge.ts', { id: 'form-challenge' }),
   // Social sign-up (ADR 010): one address each, the language travels in the transaction.
   route('auth/social/start', 'routes/auth-social-start.ts', { id: 'auth-social-start' }),
   route('auth/social/callback', 'routes/auth-social-callback.ts', { id: 'auth-social-callback' }),

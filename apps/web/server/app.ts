@@ -144,6 +144,7 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
           trustedCountryHeader: env.TRUSTED_COUNTRY_HEADER,
           secureCookies: env.PUBLIC_URL.startsWith('https:'),
           appSecret: env.APP_SECRET,
+          formMinFillSeconds: env.FORM_MIN_FILL_SECONDS,
           appSchemePrefix: env.APP_SCHEME_PREFIX,
           consent: { enabled: env.CMP_ENABLED, settingsId: env.CMP_SETTINGS_ID, appVersion: env.APP_VERSION, gtmScriptUrl: env.GTM_SCRIPT_URL },
           features: { clientKey: features.clientKey, payload: () => Promise.resolve(features.current()) },

@@ -79,6 +79,45 @@ const envSchema = z
     /** First-party funnel batches (Mutation.recordFunnelEvents) per client address and minute; e2e tests raise it. */
     RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     RATE_LIMIT_ADMIN_SIGN_INS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+    /**
+     * The proof-of-work check of registration, membership interest and the waiting list (issue 12
+     * §2, ADR 041): on unless `false`. Tests of other rules turn it off.
+     */
+    PROOF_OF_WORK: booleanFlag.default(true),
+    /**
+     * Key derivations a browser makes on average to solve a challenge when sign-ups are quiet
+     * (PBKDF2-SHA-256, 1,000 iterations each: about 0.2 ms in desktop Chromium); busier times
+     * double it up to three times (ADR 041).
+     */
+    PROOF_OF_WORK_DIFFICULTY: z.coerce.number().int().min(1).max(1_000_000).default(1500),
+    /**
+     * The least time between rendering a public form and its submission, in seconds (issue 12
+     * §2): a faster post is a script's and gets the answer of success without effect. 0 turns
+     * the check off (the e2e suite, whose robots type faster than people).
+     */
+    FORM_MIN_FILL_SECONDS: z.coerce.number().min(0).max(60).default(2),
+    /**
+     * Whether the API asks DNS if an address's domain receives mail (MX, else A/AAAA; issue 12 §3,
+     * ADR 042). Default: on for a deployment, and on a local instance only with EMAIL_DNS_SERVERS
+     * (the quick start and the tests never ask a resolver outside this machine).
+     */
+    EMAIL_DOMAIN_CHECK: booleanFlag.optional(),
+    /** The resolvers to ask, `host` or `host:port`, comma-separated; the system's when unset. */
+    EMAIL_DNS_SERVERS: z
+      .string()
+      .trim()
+      .refine(
+        (v) => v.split(',').every((entry) => /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\])(:\d{1,5})?$/i.test(entry.trim())),
+        'must be IP addresses with an optional :port, comma-separated',
+      )
+      .optional(),
+    /** How long one DNS question may take, in milliseconds; then the address is accepted and flagged. */
+    EMAIL_DNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1500),
+    /**
+     * The leak score at which an invitation code is quarantined (issue 12 §4, ADR 043): its new
+     * registrations are held for review and its inviter gets a fresh private link.
+     */
+    CODE_QUARANTINE_SCORE: z.coerce.number().int().min(1).max(10_000).default(10),
     /** With ADMIN_PASSWORD: the admin user the seed creates when it does not exist yet. */
     ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).optional(),
     /** With ADMIN_EMAIL; at least 12 characters. Read at seed time only. */
@@ -173,7 +212,8 @@ function isLoopbackUrl(url: string): boolean {
 
 type RawEnv = z.infer<typeof envSchema>;
 
-export interface Env extends Omit<RawEnv, 'APP_SECRET' | 'API_URL' | 'PUBLIC_API_URL' | 'PUBLIC_URL' | 'DATABASE_URL' | 'ACQ_BACKEND_GRAPHQL_URL'> {
+export interface Env
+  extends Omit<RawEnv, 'APP_SECRET' | 'API_URL' | 'PUBLIC_API_URL' | 'PUBLIC_URL' | 'DATABASE_URL' | 'ACQ_BACKEND_GRAPHQL_URL' | 'EMAIL_DOMAIN_CHECK'> {
   APP_SECRET: string;
   API_URL: string;
   PUBLIC_API_URL: string;
@@ -183,6 +223,8 @@ export interface Env extends Omit<RawEnv, 'APP_SECRET' | 'API_URL' | 'PUBLIC_API
   DATABASE_URL: string;
   /** Origins allowed to call the API from a browser. */
   corsOrigins: string[];
+  /** EMAIL_DOMAIN_CHECK as decided: on for a deployment, on locally only with EMAIL_DNS_SERVERS, unless set. */
+  EMAIL_DOMAIN_CHECK: boolean;
   /**
    * PUBLIC_URL is a loopback address: the quick start or a test run on this machine (ADR 026).
    * Only then are the embedded defaults allowed (generated secret, dev mailbox) and the local
@@ -218,6 +260,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     ACQ_BACKEND_GRAPHQL_URL: raw.ACQ_BACKEND_GRAPHQL_URL ?? `${publicApiUrl}/graphql`,
     PUBLIC_URL: publicUrl,
     localInstance: isLoopbackUrl(publicUrl),
+    EMAIL_DOMAIN_CHECK: raw.EMAIL_DOMAIN_CHECK ?? (!isLoopbackUrl(publicUrl) || Boolean(raw.EMAIL_DNS_SERVERS)),
     DATABASE_URL: raw.DATABASE_URL ?? `file:${path.join(dataDir, 'velvet.sqlite')}`,
     corsOrigins: [
       new URL(publicUrl).origin,

@@ -148,10 +148,15 @@ export interface RegisterInput {
   dataPolicyPkString: string;
   language: string;
   flow: ApiRegistrationFlow;
+  /** The solved proof of work (sign-up-guards.ts); not needed with a signed single-use invitation link. */
+  proofOfWork?: string | null;
 }
 
-/** The outcomes of Mutation.register (the social second step adds ACTIVATED). */
-export type RegistrationOutcome = 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING';
+/**
+ * The outcomes of Mutation.register (the social second step adds ACTIVATED). PENDING_REVIEW: the
+ * code is quarantined as leaked and the registration waits for a check (issue 12 §4, ADR 043).
+ */
+export type RegistrationOutcome = 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING' | 'PENDING_REVIEW';
 
 /**
  * The steps of the registration form, posted as its `intent`: the one-step form, or the lean

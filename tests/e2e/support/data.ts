@@ -9,6 +9,8 @@ import { expect, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import type { Locale } from '@velvet/i18n/locales';
 import { E2E } from '../../../playwright.config.ts';
+import { GUARD_FIELDS, type ProofOfWorkForm } from '@velvet/validation/sign-up-guards';
+import { CHALLENGE, solveProofOfWork } from '../../../apps/api/test/support/proof-of-work.ts';
 import { cli } from './cli.ts';
 import { activationLink, uniqueEmail, waitForMail } from './mail.ts';
 
@@ -70,6 +72,15 @@ export async function lobbyLink(email: string): Promise<string> {
   return run(['token', 'lobby', '--email', email]);
 }
 
+/**
+ * A proof of work for one submission of `form` (ADR 041), fetched and solved as the browser does
+ * it (ALTCHA's solver, Node's PBKDF2 here); null when the API asks none.
+ */
+export async function proofOfWork(form: ProofOfWorkForm, invitation: { registrationCode?: string; validityTimestamp?: string } = {}): Promise<string | null> {
+  const { proofOfWorkChallenge } = await graphql<{ proofOfWorkChallenge: { challenge: string | null } }>(CHALLENGE, { form, ...invitation });
+  return proofOfWorkChallenge.challenge ? solveProofOfWork(proofOfWorkChallenge.challenge) : null;
+}
+
 /** The public API, as the web server calls it. */
 export async function graphql<T>(query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}): Promise<T> {
   const response = await fetch(`${E2E.api}/graphql`, {
@@ -128,6 +139,7 @@ export async function registerPending(code: string, person: Partial<Registrant> 
         dataPolicyPkString: de.dataPolicyPkString,
         language: registrant.language,
         flow: 'DEFAULT',
+        proofOfWork: await proofOfWork('REGISTRATION'),
       },
     },
   );
@@ -165,6 +177,8 @@ export async function registerThroughForm(
   const rendered = await (await page.request.get(form)).text();
   const legalVersions = /name="legalVersions" value="(DE [^"]+)"/.exec(rendered)?.[1];
   if (!legalVersions) throw new Error(`the form for ${code} offers no DE: is the code valid?`);
+  // The form's hidden start, and the proof of work its script would have solved (ADR 041).
+  const formStartedAt = new RegExp(`name="${GUARD_FIELDS.startedAt}" value="([^"]+)"`).exec(rendered)?.[1] ?? '';
   const response = await page.request.post(form, {
     headers: { origin: E2E.base },
     form: {
@@ -176,6 +190,8 @@ export async function registerThroughForm(
       country: 'DE',
       termsAccepted: 'on',
       legalVersions,
+      [GUARD_FIELDS.startedAt]: formStartedAt,
+      [GUARD_FIELDS.proofOfWork]: (await proofOfWork('REGISTRATION')) ?? '',
     },
     maxRedirects: 0,
   });

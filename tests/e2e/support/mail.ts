@@ -53,3 +53,10 @@ export function flowCookieValue(cookieValue: string): Record<string, unknown> {
   const session = JSON.parse(decodeURIComponent(escape(Buffer.from(payload, 'base64').toString('binary')))) as { flow?: Record<string, unknown> };
   return session.flow ?? {};
 }
+
+/** The invitation link (the landing page with a personal code) in an email's HTML part. */
+export function invitationLinkIn(mail: ReceivedMail): string {
+  const match = /href="([^"]*\?rc=[^"]+)"/.exec(mail.html);
+  if (!match?.[1]) throw new Error(`No invitation link in: ${mail.subject}`);
+  return match[1].replace(/&amp;/g, '&');
+}

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { connectDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { RETENTION_DAYS, pruneExpiredData } from '../jobs/retention.ts';
+import { RETENTION_DAYS, pruneExpiredData, pruneLeakRecords } from '../jobs/retention.ts';
 import { seedAdminUser, seedDemoData } from '../seed.ts';
 import { loadEnv, withDatabase } from './kit.ts';
 
@@ -18,7 +18,10 @@ export function addDataCommands(program: Command): void {
     )
     .exitOverride()
     .action(async () => {
-      const report = await withDatabase((db) => pruneExpiredData(db));
+      const report = await withDatabase(async (db) => {
+        await pruneLeakRecords(db);
+        return pruneExpiredData(db);
+      });
       console.log(
         `deleted ${report.sentEmails} sent and ${report.failedEmails} failed emails, ${report.funnelEvents} funnel events, ` +
           `${report.consentRecords} consent records, ${report.adminSessions} admin sessions, ${report.expiredRegistrations} expired registrations`,

@@ -34,6 +34,8 @@ interface MembersTable {
   newsletter: boolean;
   created_at: Timestamp;
   activated_at: Timestamp | null;
+  /** Accepted while DNS could not be asked whether the domain receives mail (issue 12 §3). */
+  mail_domain_unverified: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 interface RegistrationCodesTable {
@@ -47,6 +49,12 @@ interface RegistrationCodesTable {
   requires_validity_timestamp: boolean;
   disabled: boolean;
   created_at: Timestamp;
+  /** A personal invitation for one person (waiting list, applicants): its signed link needs no proof of work. */
+  single_use: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Set while the code is quarantined as leaked (issue 12 §4): new registrations on it are held for review. */
+  quarantined_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Signals before this instant do not count (set when an operator releases the code). */
+  signals_since: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 interface LegalDocumentsTable {
@@ -208,6 +216,32 @@ interface MembershipApplicationsTable {
   /** Set when an operator selected the applicant (`interest select`). */
   selected_at: Timestamp | null;
   registration_code_id: string | null;
+  /** Accepted while DNS could not be asked whether the domain receives mail (issue 12 §3). */
+  mail_domain_unverified: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export type CodeSignalKind = 'registration' | 'blocked_referrer' | 'near_miss';
+
+/** One observation about a code (issue 12 §4): a registration, a hit from a blocked referrer, a near-miss code typed. */
+interface CodeSignalsTable {
+  id: string;
+  registration_code_id: string;
+  kind: CodeSignalKind;
+  /** The client's network (IPv4 /24, IPv6 /64), never the address. */
+  network: string | null;
+  country: string | null;
+  created_at: Timestamp;
+}
+
+/** A registration on a quarantined code, held until an operator releases the code (issue 12 §4). */
+interface HeldRegistrationsTable {
+  id: string;
+  registration_code_id: string;
+  email: string;
+  language: string;
+  /** The submission as JSON (the registration input without its proof of work). */
+  submission: string;
+  created_at: Timestamp;
 }
 
 /** What a member likes to shop (the social second step), one row per preference. */
@@ -282,6 +316,8 @@ export interface Database {
   audit_log: AuditLogTable;
   feature_overrides: FeatureOverridesTable;
   feature_revision: FeatureRevisionTable;
+  code_signals: CodeSignalsTable;
+  held_registrations: HeldRegistrationsTable;
 }
 
 /**
@@ -297,6 +333,8 @@ export const BOOLEAN_COLUMNS = [
   'marketing_granted',
   'analytics_consent',
   'require_second_factor',
+  'single_use',
+  'mail_domain_unverified',
 ] as const;
 
 export type NewMember = Insertable<MembersTable>;

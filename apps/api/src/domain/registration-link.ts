@@ -60,3 +60,15 @@ export function createRegistrationLink(options: {
   const validityTimestamp = signValidityTimestamp(code, expiresAt, options.secret);
   return { url: siteUrl(options.publicUrl, UNPREFIXED_LANGUAGE, '/', invitationSearch({ code, validityTimestamp })), expiresAt };
 }
+
+/**
+ * Whether `value` is a valid signed link for `code` made at or after `instant`: a link is made
+ * REGISTRATION_LINK_VALIDITY_DAYS before it expires, so its expiry dates it. The fresh private
+ * link an inviter gets when their code is quarantined passes; a link made before — the one that
+ * leaked — does not (ADR 043).
+ */
+export function isLinkMadeSince(code: string, value: string | null | undefined, instant: Date, secret: string, now: Date): boolean {
+  if (!value) return false;
+  const link = verifyValidityTimestamp(code, value, secret, now);
+  return link.ok && link.expiresAt.getTime() - REGISTRATION_LINK_VALIDITY_DAYS * DAY_MS >= instant.getTime() - 1000;
+}

@@ -23,7 +23,13 @@ import { bearerToken, verifyAdminToken } from '../auth/admin-sessions.ts';
 import type { AdminSessionInfo } from '../auth/admin-sessions.ts';
 import { identifyMember } from '../auth/member-identity.ts';
 import type { MemberIdentity } from '../auth/member-identity.ts';
+import { clientNetwork, signalNetwork } from '../domain/client-network.ts';
+import { createCodeWatch } from '../domain/code-quarantine.ts';
+import { signalCountry } from '../domain/code-signals.ts';
 import { createRegistrationEvents } from '../domain/registration-events.ts';
+import { createMailDomainChecker } from '../domain/mail-domains.ts';
+import { createSignUpGate } from '../domain/sign-up-gate.ts';
+import { createSignUpRate } from '../domain/sign-up-rate.ts';
 import type { RegistrationEvents } from '../domain/registration-events.ts';
 import { maskUnavailable, useUnexpectedErrorLog, yogaLogger } from './errors.ts';
 import { useHealth } from './health.ts';
@@ -69,6 +75,13 @@ export async function createYogaApp(options: {
   const outboxSignal = options.outboxSignal ?? createOutboxSignal();
   const settings = options.settings ?? apiSettings(env);
   const clock = options.clock ?? (() => new Date());
+  const signUpRate = createSignUpRate(db);
+  const mailDomains = env.EMAIL_DOMAIN_CHECK
+    ? createMailDomainChecker({
+        servers: (env.EMAIL_DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+        timeoutMs: env.EMAIL_DNS_TIMEOUT_MS,
+      })
+    : null;
   const metaByRequest = new WeakMap<Request, RequestMeta>();
   const renderGraphiQL = settings.graphiql
     ? (await import('@graphql-yoga/render-graphiql')).renderGraphiQL
@@ -106,6 +119,7 @@ export async function createYogaApp(options: {
         metaByRequest.set(request, meta);
       }
       const now = clock();
+      const requestIp = clientIp({ req }, request.headers, env.TRUST_PROXY);
       let session: Promise<AdminSessionInfo | null> | undefined;
       const adminSession = () => {
         session ??= (() => {
@@ -137,7 +151,26 @@ export async function createYogaApp(options: {
         sessionId: meta.sessionId,
         sourcePage: meta.sourcePage,
         headers: request.headers,
-        requestIp: clientIp({ req }, request.headers, env.TRUST_PROXY),
+        requestIp,
+        requestNetwork: clientNetwork(requestIp),
+        signUpGate: createSignUpGate({
+          secret: env.APP_SECRET,
+          limiters,
+          proofOfWork: env.PROOF_OF_WORK,
+          network: clientNetwork(requestIp),
+          now,
+          logger: meta.logger,
+        }),
+        signUpRate,
+        mailDomains,
+        codeWatch: createCodeWatch({
+          db,
+          threshold: env.CODE_QUARANTINE_SCORE,
+          source: { network: signalNetwork(requestIp), country: signalCountry(request.headers, env.TRUSTED_COUNTRY_HEADER) },
+          now,
+          outboxSignal,
+          logger: meta.logger,
+        }),
       };
     },
     plugins: [

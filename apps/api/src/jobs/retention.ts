@@ -88,6 +88,20 @@ export async function pruneExpiredData(db: Db, now: Date = new Date(), policy: R
   };
 }
 
+/**
+ * The leak watch's records (ADR 043): code signals count over a day at most, and a registration
+ * held on a quarantined code that no operator released within a month is dropped. Kept apart from
+ * pruneExpiredData's report, whose figures `data prune` prints.
+ */
+const LEAK_RECORD_RETENTION_DAYS = 30;
+
+export async function pruneLeakRecords(db: Db, now: Date = new Date()): Promise<{ codeSignals: number; heldRegistrations: number }> {
+  const cutoff = new Date(now.getTime() - LEAK_RECORD_RETENTION_DAYS * DAY_MS).toISOString();
+  const codeSignals = await db.deleteFrom('code_signals').where('created_at', '<', cutoff).executeTakeFirst();
+  const heldRegistrations = await db.deleteFrom('held_registrations').where('created_at', '<', cutoff).executeTakeFirst();
+  return { codeSignals: Number(codeSignals.numDeletedRows), heldRegistrations: Number(heldRegistrations.numDeletedRows) };
+}
+
 export interface RetentionJobOptions {
   db: Db;
   logger: { info(fields: object, message: string): void; error(fields: object, message: string): void };
@@ -105,8 +119,11 @@ export function startRetentionJob(options: RetentionJobOptions): { stop(): Promi
   let stopped = false;
   const pass = async () => {
     try {
-      const report = await pruneExpiredData(options.db, options.now?.() ?? new Date());
+      const now = options.now?.() ?? new Date();
+      const report = await pruneExpiredData(options.db, now);
       options.logger.info(report, 'retention: expired rows deleted');
+      const leak = await pruneLeakRecords(options.db, now);
+      if (leak.codeSignals > 0 || leak.heldRegistrations > 0) options.logger.info(leak, 'retention: old leak signals and held registrations deleted');
     } catch (error) {
       options.logger.error({ err: error }, 'retention: pass failed');
     }

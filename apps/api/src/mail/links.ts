@@ -13,9 +13,12 @@ export function activationUrl(publicUrl: string, locale: string, activationId: s
   return siteUrl(publicUrl, localeOrEnglish(locale), '/registration/activateaccount', { activationId });
 }
 
-/** The landing page with the code: `${PUBLIC_URL}[/<lang> unless en]/?rc=<CODE>`. */
-export function invitationUrl(publicUrl: string, locale: string, code: string): string {
-  return siteUrl(publicUrl, localeOrEnglish(locale), '/', invitationSearch({ code }));
+/**
+ * The landing page with the code: `${PUBLIC_URL}[/<lang> unless en]/?rc=<CODE>`, with the
+ * signed `validityTimestamp` of a personal invitation (which then asks for no proof of work).
+ */
+export function invitationUrl(publicUrl: string, locale: string, code: string, validityTimestamp?: string): string {
+  return siteUrl(publicUrl, localeOrEnglish(locale), '/', invitationSearch({ code, validityTimestamp: validityTimestamp ?? null }));
 }
 
 /** The lobby page for `token`. */

@@ -22,13 +22,15 @@ import type { Env } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import type { EmailOutboxRow } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
+import { signValidityTimestamp } from '../domain/registration-link.ts';
 import { activationUrl, invitationUrl, lobbyUrl } from './links.ts';
 import type { RenderedEmail } from './intl.ts';
-import type { ActivationEmailPayload, InvitationEmailPayload, LobbyEmailPayload } from './outbox.ts';
+import type { ActivationEmailPayload, InvitationEmailPayload, LobbyEmailPayload, PrivateLinkEmailPayload } from './outbox.ts';
 import { unsealFromOutbox } from './outbox.ts';
 import type { OutboxSignal } from './outbox-signal.ts';
 import { renderActivationEmail } from './templates/activation-email.tsx';
 import { renderInvitationEmail } from './templates/invitation-email.tsx';
+import { renderPrivateLinkEmail } from './templates/private-link-email.tsx';
 import { renderLobbyEmail } from './templates/lobby-email.tsx';
 import type { MailTransport } from './transport.ts';
 
@@ -377,7 +379,13 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
       return renderInvitationEmail({
         locale,
         code: payload.code,
-        invitationUrl: invitationUrl(this.#options.env.PUBLIC_URL, locale, payload.code),
+        // Signed up to the code's expiry: the person's own link, single use by the code's one place (ADR 041).
+        invitationUrl: invitationUrl(
+          this.#options.env.PUBLIC_URL,
+          locale,
+          payload.code,
+          signValidityTimestamp(payload.code, new Date(payload.expiresAt), this.#options.env.APP_SECRET),
+        ),
         expiresAt: new Date(payload.expiresAt),
         reason: payload.reason,
       });
@@ -386,6 +394,17 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
       const payload = JSON.parse(row.payload) as LobbyEmailPayload;
       const token = unsealFromOutbox(payload.sealedToken, this.#options.env.APP_SECRET);
       return renderLobbyEmail({ locale, lobbyUrl: lobbyUrl(this.#options.env.PUBLIC_URL, locale, token), expiresAt: new Date(payload.expiresAt) });
+    }
+    if (row.template === 'private-link') {
+      const payload = JSON.parse(row.payload) as PrivateLinkEmailPayload;
+      const expiresAt = new Date(payload.expiresAt);
+      return renderPrivateLinkEmail({
+        locale,
+        firstName: payload.firstName,
+        pausedCode: payload.pausedCode,
+        linkUrl: invitationUrl(this.#options.env.PUBLIC_URL, locale, payload.linkCode, signValidityTimestamp(payload.linkCode, expiresAt, this.#options.env.APP_SECRET)),
+        expiresAt,
+      });
     }
     throw new Error(`unknown email template ${row.template}`);
   }

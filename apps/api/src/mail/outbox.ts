@@ -9,7 +9,7 @@ import type { Locale } from '@velvet/i18n/locales';
 import type { Database } from '../db/schema.ts';
 import { deriveKey, seal, unseal } from '../lib/tokens.ts';
 
-export type EmailTemplate = 'activation' | 'invitation' | 'lobby';
+export type EmailTemplate = 'activation' | 'invitation' | 'lobby' | 'private-link';
 
 /** What the activation email needs. The activation id is sealed: the database never holds it in clear. */
 export interface ActivationEmailPayload {
@@ -38,10 +38,23 @@ export interface LobbyEmailPayload {
   expiresAt: string;
 }
 
+/**
+ * What an inviter's email needs when their code was quarantined or rotated (ADR 043): the code
+ * paused, and the code of the fresh private link (the same, or its successor). The link is
+ * signed when the email is rendered, valid until `expiresAt`.
+ */
+export interface PrivateLinkEmailPayload {
+  pausedCode: string;
+  linkCode: string;
+  firstName: string | null;
+  expiresAt: string;
+}
+
 interface PayloadByTemplate {
   activation: ActivationEmailPayload;
   invitation: InvitationEmailPayload;
   lobby: LobbyEmailPayload;
+  'private-link': PrivateLinkEmailPayload;
 }
 
 export interface NewEmail<T extends EmailTemplate> {

@@ -112,9 +112,9 @@ builder.mutationField('adminLogin', (t) =>
       'second later. Every sign-in and failed sign-in is in the audit log.',
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_root, { email, password }, ctx) => {
-      await enforceRateLimit(ctx.limiters.adminLoginIp, ctx.requestIp);
+      await enforceRateLimit(ctx.limiters.adminLoginIp, ctx.requestNetwork);
       // Per account only together with the address: strangers elsewhere cannot lock the admin out.
-      await enforceRateLimit(ctx.limiters.adminLoginAccountIp, `${emailKey(email)}:${ctx.requestIp}`);
+      await enforceRateLimit(ctx.limiters.adminLoginAccountIp, `${emailKey(email)}:${ctx.requestNetwork}`);
       const result = await loginAdmin({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now }, { email, password });
       return signInAnswer(ctx, result, email.trim().toLowerCase());
     },

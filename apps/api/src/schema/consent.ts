@@ -36,7 +36,7 @@ builder.mutationField('recordConsent', (t) =>
       'A consentId that is not a v4 UUID or a negative version is BAD_USER_INPUT. Rate limited per client IP (RATE_LIMITED).',
     args: { input: t.arg({ type: RecordConsentInputRef, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      await enforceRateLimit(ctx.limiters.consentRecords, ctx.requestIp);
+      await enforceRateLimit(ctx.limiters.consentRecords, ctx.requestNetwork);
       const detected = detectCountry({ headers: ctx.headers, trustedHeader: ctx.env.TRUSTED_COUNTRY_HEADER, logger: ctx.logger });
       const result = await recordConsent({ db: ctx.db, now: ctx.now }, input, detected);
       if (!result.ok) throw new GraphQLError(`Invalid ${result.field}.`, { extensions: { code: 'BAD_USER_INPUT', field: result.field } });

@@ -30,7 +30,7 @@ builder.mutationField('recordFunnelEvents', (t) =>
       'returns how many were stored. Rate limited per client IP and batch (RATE_LIMITED).',
     args: { events: t.arg({ type: [FunnelEventInputRef], required: true }) },
     resolve: async (_root, { events }, ctx) => {
-      await enforceRateLimit(ctx.limiters.funnelEvents, ctx.requestIp);
+      await enforceRateLimit(ctx.limiters.funnelEvents, ctx.requestNetwork);
       const detected = detectCountry({ headers: ctx.headers, trustedHeader: ctx.env.TRUSTED_COUNTRY_HEADER, logger: ctx.logger });
       const result = await recordFunnelEvents({ db: ctx.db, now: ctx.now }, events, detected);
       if (!result.ok) {

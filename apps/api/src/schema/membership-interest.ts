@@ -25,10 +25,14 @@ builder.mutationField('applyForMembership', (t) =>
       email: t.arg.string({ required: true }),
       language: t.arg.string({ required: false }),
       country: t.arg.string({ required: false }),
+      proofOfWork: t.arg.string({
+        required: false,
+        description: 'The solved Query.proofOfWorkChallenge of form MEMBERSHIP_INTEREST; missing, wrong or used before: accepted and nothing written.',
+      }),
     },
-    resolve: async (_root, { email, language, country }, ctx) => {
-      await enforceRateLimit(ctx.limiters.publicForms, ctx.requestIp);
-      return applyForMembership({ db: ctx.db, logger: ctx.logger, now: ctx.now }, { email, language, country });
+    resolve: async (_root, { email, language, country, proofOfWork }, ctx) => {
+      await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
+      return applyForMembership({ db: ctx.db, logger: ctx.logger, now: ctx.now, gate: ctx.signUpGate, mailDomains: ctx.mailDomains }, { email, language, country, proofOfWork });
     },
   }),
 );

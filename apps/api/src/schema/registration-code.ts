@@ -78,9 +78,9 @@ builder.queryField('registrationCodeDetails', (t) =>
       referrer: t.arg.string({ required: false, description: 'document.referrer of the landing page.' }),
     },
     resolve: async (_root, args, ctx) => {
-      await enforceRateLimit(ctx.limiters.registrationCodeCheck, ctx.requestIp);
+      await enforceRateLimit(ctx.limiters.registrationCodeCheck, ctx.requestNetwork);
       return checkRegistrationCode(
-        { db: ctx.db, secret: ctx.env.APP_SECRET, referrerBlocklist: ctx.settings.referrerBlocklist, now: ctx.now },
+        { db: ctx.db, secret: ctx.env.APP_SECRET, referrerBlocklist: ctx.settings.referrerBlocklist, now: ctx.now, codeWatch: ctx.codeWatch },
         args,
       );
     },

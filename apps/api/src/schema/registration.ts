@@ -36,6 +36,12 @@ const RegistrationOutcomeEnum = builder.enumType('RegistrationOutcome', {
       value: 'ACCOUNT_PENDING',
       description: 'The address awaits activation; a new activation email was sent (at most 3 an hour).',
     },
+    PENDING_REVIEW: {
+      value: 'PENDING_REVIEW',
+      description:
+        'The invitation code is quarantined as leaked: the registration is held until an operator checks the code; no ' +
+        'email is sent now. Show a kind page that leads on to membership interest (issue 12 §4).',
+    },
   } as const,
 });
 
@@ -60,6 +66,12 @@ const RegisterInputRef = builder.inputType('RegisterInput', {
     dataPolicyPkString: t.string({ required: true, description: "The dataPolicyPkString of the chosen country's option." }),
     language: t.string({ required: true, description: 'en, de, fr, it, nl, pl or sv: the language of the emails.' }),
     flow: t.field({ type: RegistrationFlowEnum, required: true }),
+    proofOfWork: t.string({
+      required: false,
+      description:
+        'The solved Query.proofOfWorkChallenge of form REGISTRATION (not needed with a signed single-use invitation link). ' +
+        'Missing, wrong or used before: the answer is FORM_FINISHED and nothing is written or sent.',
+    }),
   }),
 });
 
@@ -153,11 +165,13 @@ builder.mutationField('register', (t) =>
   t.field({
     type: RegisterPayloadRef,
     description:
-      'Registers with an invitation code (spec §4). Rate limited per client IP: over the limit a GraphQL error with ' +
-      'extensions.code RATE_LIMITED and extensions.retryAfterSeconds.',
+      'Registers with an invitation code (spec §4). Rate limited per client network (an IPv4 address, an IPv6 /64) and per ' +
+      'code: over a limit a GraphQL error with extensions.code RATE_LIMITED and extensions.retryAfterSeconds. A submission ' +
+      'without a valid proof of work, or of a mailbox signed up too often lately, is answered FORM_FINISHED with nothing ' +
+      'written or sent (ADR 041).',
     args: { input: t.arg({ type: RegisterInputRef, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      await enforceRateLimit(ctx.limiters.register, ctx.requestIp);
+      await enforceRateLimit(ctx.limiters.register, ctx.requestNetwork);
       return registerMember(
         {
           db: ctx.db,
@@ -166,6 +180,10 @@ builder.mutationField('register', (t) =>
           outboxSignal: ctx.outboxSignal,
           logger: ctx.logger,
           now: ctx.now,
+          gate: ctx.signUpGate,
+          mailDomains: ctx.mailDomains,
+          codeWatch: ctx.codeWatch,
+          codeLimiter: ctx.limiters.registrationsPerCode,
         },
         input,
       );
@@ -179,7 +197,7 @@ builder.mutationField('activateAccount', (t) =>
     description: 'Activates the account of an emailed link (?activationId=...). Rate limited per client IP (RATE_LIMITED).',
     args: { activationId: t.arg.string({ required: true }) },
     resolve: async (_root, { activationId }, ctx) => {
-      await enforceRateLimit(ctx.limiters.activateAccount, ctx.requestIp);
+      await enforceRateLimit(ctx.limiters.activateAccount, ctx.requestNetwork);
       return activateAccount({ db: ctx.db, events: ctx.events, logger: ctx.logger, now: ctx.now }, activationId);
     },
   }),

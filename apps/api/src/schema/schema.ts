@@ -10,6 +10,7 @@ import './country.ts';
 import './funnel.ts';
 import './member.ts';
 import './membership-interest.ts';
+import './proof-of-work.ts';
 import './registration.ts';
 import './registration-code.ts';
 import './social-registration.ts';

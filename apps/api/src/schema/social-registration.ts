@@ -28,6 +28,10 @@ const SocialRegistrationOutcomeEnum = builder.enumType('SocialRegistrationOutcom
       value: 'ACCOUNT_PENDING',
       description: 'The (unverified) address awaits activation; a new activation email was sent (at most 3 an hour).',
     },
+    PENDING_REVIEW: {
+      value: 'PENDING_REVIEW',
+      description: 'The invitation code is quarantined as leaked: the registration is held until an operator checks the code (issue 12 §4).',
+    },
   } as const,
 });
 
@@ -91,7 +95,7 @@ builder.mutationField('completeSocialRegistration', (t) =>
       'client IP together with register (RATE_LIMITED).',
     args: { input: t.arg({ type: CompleteSocialRegistrationInputRef, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      await enforceRateLimit(ctx.limiters.register, ctx.requestIp);
+      await enforceRateLimit(ctx.limiters.register, ctx.requestNetwork);
       return completeSocialRegistration(
         {
           db: ctx.db,
@@ -101,6 +105,8 @@ builder.mutationField('completeSocialRegistration', (t) =>
           events: ctx.events,
           logger: ctx.logger,
           now: ctx.now,
+          mailDomains: ctx.mailDomains,
+          codeWatch: ctx.codeWatch,
         },
         input,
       );

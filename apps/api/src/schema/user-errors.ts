@@ -33,7 +33,8 @@ UserErrorRef.implement({
     messageId: t.exposeString('messageId', {
       description:
         'The message a person reads, as an i18n message id of the web app (the same in every language): validation.* for ' +
-        'fields (validation.legalVersion: the accepted terms or data policy are not the current ones), invitation.* for codes, ' +
+        'fields (validation.legalVersion: the accepted terms or data policy are not the current ones; validation.disposableEmail: a ' +
+        'disposable-address domain; validation.emailDomain: a domain that receives no mail), invitation.* for codes, ' +
         'deny.invalid for tokens, admin.login.invalid, activationError.*.',
     }),
   }),

@@ -51,7 +51,7 @@ builder.mutationField('joinWaitlist', (t) =>
       'applyForMembership (RATE_LIMITED).',
     args: { token: t.arg.string({ required: true }), language: t.arg.string({ required: false }) },
     resolve: async (_root, { token, language }, ctx) => {
-      await enforceRateLimit(ctx.limiters.publicForms, ctx.requestIp);
+      await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
       return joinWaitlist({ db: ctx.db, secret: ctx.env.APP_SECRET, logger: ctx.logger, now: ctx.now }, { token, language });
     },
   }),
@@ -75,12 +75,19 @@ builder.mutationField('requestLobbyLink', (t) =>
       'Emails the lobby link (a signed lobby token, valid 7 days) to the address, so only its owner can join the waiting list; ' +
       'at most 3 emails an hour per address (beyond, the same answer and no email). language: en, de, fr, it, nl, pl or sv ' +
       '(else en). Rate limited per client IP together with joinWaitlist and applyForMembership (RATE_LIMITED).',
-    args: { email: t.arg.string({ required: true }), language: t.arg.string({ required: false }) },
-    resolve: async (_root, { email, language }, ctx) => {
-      await enforceRateLimit(ctx.limiters.publicForms, ctx.requestIp);
+    args: {
+      email: t.arg.string({ required: true }),
+      language: t.arg.string({ required: false }),
+      proofOfWork: t.arg.string({
+        required: false,
+        description: 'The solved Query.proofOfWorkChallenge of form WAITING_LIST; missing, wrong or used before: sent is true and no email goes out.',
+      }),
+    },
+    resolve: async (_root, { email, language, proofOfWork }, ctx) => {
+      await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
       return requestLobbyLink(
-        { db: ctx.db, secret: ctx.env.APP_SECRET, outboxSignal: ctx.outboxSignal, logger: ctx.logger, now: ctx.now },
-        { email, language },
+        { db: ctx.db, secret: ctx.env.APP_SECRET, outboxSignal: ctx.outboxSignal, logger: ctx.logger, now: ctx.now, gate: ctx.signUpGate, mailDomains: ctx.mailDomains },
+        { email, language, proofOfWork },
       );
     },
   }),

@@ -2,7 +2,8 @@
  * Mutation.applyForMembership (spec §2 membership interest): an address, nothing more.
  * The answer is the same for a first application, a repeated one and an address that
  * already belongs to a member, so the form tells nobody anything about other people;
- * only a malformed address is refused (validation.email / validation.emailTooLong).
+ * only a malformed address is refused (validation.email / validation.emailTooLong), or one that
+ * cannot receive mail (validation.disposableEmail / validation.emailDomain, ADR 042).
  * One application per address: a repeat changes nothing.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,6 +12,9 @@ import { email as emailField } from '@velvet/validation/registration';
 import type { Db } from '../db/connect.ts';
 import type { Logger } from '../logger.ts';
 import { languageOrDefault } from './join-waitlist.ts';
+import { checkMailAddress } from '../domain/mail-domains.ts';
+import type { MailDomainChecker } from '../domain/mail-domains.ts';
+import type { SignUpGate } from '../domain/sign-up-gate.ts';
 import type { FieldError } from './registration/outcomes.ts';
 
 export interface ApplyForMembershipResult {
@@ -22,6 +26,10 @@ export interface ApplyForMembershipDeps {
   db: Db;
   logger?: Logger;
   now?: Date;
+  /** The public form's gate (proof of work, mailbox limit; ADR 041). */
+  gate?: SignUpGate;
+  /** Asks DNS whether the address's domain receives mail (ADR 042). */
+  mailDomains?: MailDomainChecker | null;
 }
 
 /** A served country's ISO code, else null (a country is applied only if supported, spec §5). */
@@ -32,11 +40,17 @@ function servedCountryOrNull(country: string | null | undefined): string | null 
 
 export async function applyForMembership(
   deps: ApplyForMembershipDeps,
-  input: { email: string; language?: string | null; country?: string | null },
+  input: { email: string; language?: string | null; country?: string | null; proofOfWork?: string | null },
 ): Promise<ApplyForMembershipResult> {
   const parsed = emailField.safeParse(input.email);
   if (!parsed.success) {
     return { accepted: false, fieldErrors: [{ field: 'email', code: parsed.error.issues[0]?.message ?? 'validation.email' }] };
+  }
+  const mailbox = await checkMailAddress(parsed.data, deps.mailDomains ?? null);
+  if (!mailbox.ok) return { accepted: false, fieldErrors: [{ field: 'email', code: mailbox.messageId }] };
+  // Refused by the gate: the same answer, nothing written (ADR 041).
+  if (deps.gate && !(await deps.gate.admit('MEMBERSHIP_INTEREST', { email: parsed.data, proofOfWork: input.proofOfWork }))) {
+    return { accepted: true, fieldErrors: [] };
   }
   const at = (deps.now ?? new Date()).toISOString();
   const inserted = await deps.db
@@ -50,6 +64,7 @@ export async function applyForMembership(
       created_at: at,
       selected_at: null,
       registration_code_id: null,
+      mail_domain_unverified: mailbox.unverified,
     })
     .onConflict((oc) => oc.column('email').doNothing())
     .executeTakeFirst();

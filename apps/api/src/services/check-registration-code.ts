@@ -11,6 +11,7 @@ import { listCountryOptions } from './list-country-options.ts';
 import { heldPlaces } from '../domain/invitation-places.ts';
 import { isReferrerBlocked } from '../domain/referrer-blocklist.ts';
 import { verifyValidityTimestamp } from '../domain/registration-link.ts';
+import type { CodeWatch } from '../domain/code-quarantine.ts';
 
 export interface CheckRegistrationCodeInput {
   registrationCode: string;
@@ -25,6 +26,12 @@ export interface RegistrationCodeCheck {
   inviterName: string | null;
   countryOptions: CountryOption[];
   customization: Customization | null;
+  /** A personal code whose signed link came with the check (issue 12 §2: no proof of work asked). */
+  signedSingleUseLink: boolean;
+  /** The code's row, when it exists (its signals are counted against it, ADR 043). */
+  codeId: string | null;
+  /** When the code was quarantined as leaked (ADR 043); null when it is not. */
+  quarantinedAt: string | null;
 }
 
 export interface CheckRegistrationCodeDeps {
@@ -33,6 +40,8 @@ export interface CheckRegistrationCodeDeps {
   secret: string;
   referrerBlocklist: readonly string[];
   now?: Date;
+  /** Counts what the check sees against the code: a blocked referrer, a near miss (ADR 043). */
+  codeWatch?: CodeWatch;
 }
 
 const INVALID: RegistrationCodeCheck = {
@@ -40,6 +49,9 @@ const INVALID: RegistrationCodeCheck = {
   inviterName: null,
   countryOptions: [],
   customization: null,
+  signedSingleUseLink: false,
+  codeId: null,
+  quarantinedAt: null,
 };
 
 export async function checkRegistrationCode(
@@ -63,19 +75,28 @@ export async function checkRegistrationCode(
       'rc.landing_slug',
       'rc.requires_validity_timestamp',
       'rc.disabled',
+      'rc.single_use',
+      'rc.quarantined_at',
       'inviter.first_name as inviter_first_name',
       'inviter.status as inviter_status',
     ])
     .where('rc.code', '=', code)
     .executeTakeFirst();
-  if (!row || row.disabled) return INVALID;
+  if (!row) {
+    // A code one character away from an issued one: someone may be trying variants of it.
+    await deps.codeWatch?.observeUnknown(code);
+    return INVALID;
+  }
+  if (row.disabled) return INVALID;
 
   const errors = new Set<RegistrationCodeError>();
 
   const validityTimestamp = input.validityTimestamp?.trim();
+  let signedLink = false;
   if (validityTimestamp) {
     const link = verifyValidityTimestamp(row.code, validityTimestamp, deps.secret, now);
     if (!link.ok) errors.add(link.reason === 'expired' ? 'REGISTRATION_CODE_EXPIRED' : 'REGISTRATION_CODE_INVALID');
+    signedLink = link.ok;
   } else if (row.requires_validity_timestamp) {
     errors.add('REGISTRATION_TIMESTAMP_MISSING');
   }
@@ -95,7 +116,10 @@ export async function checkRegistrationCode(
   const slug = input.slug?.trim().toLowerCase();
   if (slug && slug !== row.landing_slug?.toLowerCase()) errors.add('CUSTOMIZATION_MISSING');
 
-  if (isReferrerBlocked(input.referrer, deps.referrerBlocklist)) errors.add('REFERER_INVALID');
+  if (isReferrerBlocked(input.referrer, deps.referrerBlocklist)) {
+    errors.add('REFERER_INVALID');
+    await deps.codeWatch?.observe(row.id, 'blocked_referrer');
+  }
 
   const list = [...errors];
   const usable = !list.some(isBlocking);
@@ -104,5 +128,8 @@ export async function checkRegistrationCode(
     inviterName: inviterValid ? row.inviter_first_name : null,
     countryOptions: usable ? await listCountryOptions(deps.db, now) : [],
     customization: row.customization,
+    signedSingleUseLink: signedLink && row.single_use,
+    codeId: row.id,
+    quarantinedAt: row.quarantined_at,
   };
 }

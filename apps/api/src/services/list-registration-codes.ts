@@ -3,7 +3,7 @@ import type { Db } from '../db/connect.ts';
 import type { Customization } from '@velvet/validation/customization';
 import type { MemberStatus } from '../db/schema.ts';
 
-type RegistrationCodeState = 'valid' | 'expired' | 'no balance' | 'full' | 'disabled' | 'inviter invalid';
+type RegistrationCodeState = 'valid' | 'expired' | 'no balance' | 'full' | 'disabled' | 'inviter invalid' | 'quarantined';
 
 export interface RegistrationCodeSummary {
   code: string;
@@ -19,10 +19,11 @@ export interface RegistrationCodeSummary {
 }
 
 function registrationCodeState(
-  row: Pick<RegistrationCodeSummary, 'balance' | 'pending' | 'expiresAt' | 'inviterStatus'> & { disabled: boolean },
+  row: Pick<RegistrationCodeSummary, 'balance' | 'pending' | 'expiresAt' | 'inviterStatus'> & { disabled: boolean; quarantined: boolean },
   now: Date,
 ): RegistrationCodeState {
   if (row.disabled) return 'disabled';
+  if (row.quarantined) return 'quarantined';
   if (row.inviterStatus !== 'active') return 'inviter invalid';
   if (row.expiresAt !== null && Date.parse(row.expiresAt) <= now.getTime()) return 'expired';
   if (row.balance <= 0) return 'no balance';
@@ -42,6 +43,7 @@ export async function listRegistrationCodes(db: Db, now: Date = new Date()): Pro
       'rc.landing_slug',
       'rc.requires_validity_timestamp',
       'rc.disabled',
+      'rc.quarantined_at',
       'inviter.first_name',
       'inviter.status',
       eb
@@ -66,6 +68,6 @@ export async function listRegistrationCodes(db: Db, now: Date = new Date()): Pro
       landingSlug: row.landing_slug,
       requiresValidityTimestamp: row.requires_validity_timestamp,
     };
-    return { ...summary, state: registrationCodeState({ ...summary, disabled: row.disabled }, now) };
+    return { ...summary, state: registrationCodeState({ ...summary, disabled: row.disabled, quarantined: row.quarantined_at !== null }, now) };
   });
 }

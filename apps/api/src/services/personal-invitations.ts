@@ -92,6 +92,8 @@ async function issuePersonalInvitation(
       requires_validity_timestamp: false,
       disabled: false,
       created_at: now.toISOString(),
+      // For this one person: the email's signed link needs no proof of work (ADR 041).
+      single_use: true,
     })
     .execute();
   const outboxId = await enqueueEmail(

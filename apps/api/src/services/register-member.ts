@@ -25,9 +25,12 @@ import type { RegistrationCodeError } from '@velvet/validation/registration-code
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import { checkRegistrationCode } from './check-registration-code.ts';
 import { holdsPlace } from '../domain/invitation-places.ts';
+import { isLinkMadeSince } from '../domain/registration-link.ts';
+import { enforceRateLimit } from '../rate-limit.ts';
+import { holdNewRegistration } from './registration/hold-registration.ts';
 import { activateKnownPendingMember } from './registration/activate-pending-member.ts';
 import { createMember } from './registration/create-member.ts';
-import { ERRORS_ONLY, answer } from './registration/outcomes.ts';
+import { ANSWERED_AS_SUCCESS, ERRORS_ONLY, answer } from './registration/outcomes.ts';
 import type { RegisterDeps, RegisterResult, RegistrationRun, SocialRegistrationExtras, ValidFields } from './registration/outcomes.ts';
 import { renewPlace } from './registration/renew-place.ts';
 import { resendActivation } from './registration/resend-activation.ts';
@@ -58,19 +61,32 @@ export async function runRegistration(
 ): Promise<RegistrationRun> {
   const now = deps.now ?? new Date();
   const check = await checkRegistrationCode(
-    { db: deps.db, secret: deps.secret, referrerBlocklist: deps.referrerBlocklist, now },
+    { db: deps.db, secret: deps.secret, referrerBlocklist: deps.referrerBlocklist, now, codeWatch: deps.codeWatch },
     input,
   );
   const codeErrors = check.errors.filter(isBlocking);
-  const { errors: fieldErrors, values } = await validateFields(deps.db, input, social, now);
+  const code = input.registrationCode.trim().toUpperCase();
+  // Made after the quarantine: the inviter's fresh private link (ADR 043).
+  const privateLink = (at: string | null) => at !== null && isLinkMadeSince(code, input.validityTimestamp, new Date(at), deps.secret, now);
+  if (deps.codeLimiter && check.codeId && !privateLink(check.quarantinedAt)) await enforceRateLimit(deps.codeLimiter, code);
+  const { errors: fieldErrors, values } = await validateFields(deps.db, input, social, now, deps.mailDomains ?? null);
   if (!values) return ERRORS_ONLY(fieldErrors, codeErrors);
   // A pending member may ask for the email again even when their own place fills the code.
   const otherCodeErrors = codeErrors.filter((error) => !BALANCE_ERRORS.has(error));
   if (otherCodeErrors.length > 0) return ERRORS_ONLY([], codeErrors);
+  // The form's gate (ADR 041): refused, the answer of success and nothing written or sent.
+  const admitted =
+    !deps.gate ||
+    (await deps.gate.admit('REGISTRATION', { email: values.email, proofOfWork: input.proofOfWork, exempt: check.signedSingleUseLink }));
+  if (!admitted) return ANSWERED_AS_SUCCESS();
+  // Every registration counts against its code; one that tips it over quarantines it first (ADR 043).
+  const watched = check.codeId && deps.codeWatch ? await deps.codeWatch.observe(check.codeId, 'registration') : false;
+  const quarantinedAt = check.quarantinedAt ?? (watched ? now.toISOString() : null);
+  const held = quarantinedAt !== null && !privateLink(quarantinedAt);
 
   for (let attempt = 0; ; attempt++) {
     try {
-      return await registerValid(deps, input, values, social, codeErrors, now);
+      return await registerValid(deps, input, values, social, codeErrors, now, held);
     } catch (error) {
       // The same address registered concurrently: run again, it is now a known member.
       if (attempt === 0 && isUniqueViolation(error)) continue;
@@ -86,6 +102,7 @@ async function registerValid(
   social: SocialRegistrationExtras | null,
   codeErrors: RegistrationCodeError[],
   now: Date,
+  held: boolean,
 ): Promise<RegistrationRun> {
   const existing = await deps.db
     .selectFrom('members')
@@ -103,6 +120,8 @@ async function registerValid(
   }
   if (existing && social?.emailVerified) return activateKnownPendingMember(deps, existing.id, input, values, social, now);
   if (existing) return resendActivation(deps, existing.id, values.language, now);
+  // A new address on a quarantined code is held, full or not: a held registration takes no place (ADR 043).
+  if (held) return holdNewRegistration(deps, input, values, social, now);
   if (codeErrors.length > 0) return ERRORS_ONLY([], codeErrors);
   return createMember(deps, input, values, social, now);
 }

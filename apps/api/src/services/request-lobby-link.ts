@@ -14,6 +14,9 @@ import type { Logger } from '../logger.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
 import { languageOrDefault } from './join-waitlist.ts';
+import { checkMailAddress } from '../domain/mail-domains.ts';
+import type { MailDomainChecker } from '../domain/mail-domains.ts';
+import type { SignUpGate } from '../domain/sign-up-gate.ts';
 import type { FieldError } from './registration/outcomes.ts';
 
 /** How long an emailed lobby link works. */
@@ -32,15 +35,23 @@ export interface RequestLobbyLinkDeps {
   outboxSignal?: OutboxSignal;
   logger?: Logger;
   now?: Date;
+  /** The public form's gate (proof of work, mailbox limit; ADR 041). */
+  gate?: SignUpGate;
+  /** Asks DNS whether the address's domain receives mail (ADR 042). */
+  mailDomains?: MailDomainChecker | null;
 }
 
 export async function requestLobbyLink(
   deps: RequestLobbyLinkDeps,
-  input: { email: string; language?: string | null },
+  input: { email: string; language?: string | null; proofOfWork?: string | null },
 ): Promise<RequestLobbyLinkResult> {
   const parsed = emailField.safeParse(input.email);
   if (!parsed.success) return { sent: false, fieldErrors: [{ field: 'email', code: parsed.error.issues[0]?.message ?? 'validation.email' }] };
   const email = parsed.data;
+  const mailbox = await checkMailAddress(email, deps.mailDomains ?? null);
+  if (!mailbox.ok) return { sent: false, fieldErrors: [{ field: 'email', code: mailbox.messageId }] };
+  // Refused by the gate: the same answer, no email (ADR 041).
+  if (deps.gate && !(await deps.gate.admit('WAITING_LIST', { email, proofOfWork: input.proofOfWork }))) return { sent: true, fieldErrors: [] };
   const now = deps.now ?? new Date();
   const locale = languageOrDefault(input.language);
   const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();

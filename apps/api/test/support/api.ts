@@ -24,6 +24,11 @@ export const GENEROUS_LIMITS: RateLimiterOptions['rules'] = {
   adminLoginAccountIp: GENEROUS,
   adminSecondFactorIp: GENEROUS,
   adminLoginFailures: GENEROUS,
+  proofOfWorkChallenges: GENEROUS,
+  signUpMailbox: GENEROUS,
+  registrationsPerCode: GENEROUS,
+  noScriptSignUpsPerNetwork: GENEROUS,
+  noScriptSignUps: GENEROUS,
 };
 
 /**

@@ -81,6 +81,8 @@ export async function deleteAllData(db: Db): Promise<void> {
   await db.deleteFrom('email_outbox').execute();
   await db.deleteFrom('admin_users').execute();
   await db.updateTable('admin_security_policy').set({ require_second_factor: false }).execute();
+  await db.deleteFrom('code_signals').execute();
+  await db.deleteFrom('held_registrations').execute();
   await db.updateTable('members').set({ registration_code_id: null }).execute();
   await db.deleteFrom('registration_codes').execute();
   await db.deleteFrom('members').execute();

@@ -16,6 +16,12 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     PUBLIC_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
+    // The sign-up gate's proof of work has tests of its own (proof-of-work.test.ts); the others send none.
+    PROOF_OF_WORK: 'false',
+    // Never a resolver outside this machine: tests of the check bring their own on loopback (ADR 042).
+    EMAIL_DOMAIN_CHECK: 'false',
+    // Tests of places and races register many times on one code; the leak watch has its own tests (ADR 043).
+    CODE_QUARANTINE_SCORE: '10000',
     ...overrides,
   });
 }

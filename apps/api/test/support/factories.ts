@@ -46,6 +46,8 @@ export interface CodeFields {
   requiresValidityTimestamp?: boolean;
   disabled?: boolean;
   pendingMembers?: number;
+  /** A personal invitation's code (issue 12 §2). */
+  singleUse?: boolean;
 }
 
 /** Inserts an inviter and a code; returns the code string and ids. */
@@ -69,6 +71,7 @@ export async function insertCode(db: Db, fields: CodeFields = {}) {
       requires_validity_timestamp: fields.requiresValidityTimestamp ?? false,
       disabled: fields.disabled ?? false,
       created_at: NOW(),
+      single_use: fields.singleUse ?? false,
     })
     .execute();
   for (let i = 0; i < (fields.pendingMembers ?? 0); i++) {

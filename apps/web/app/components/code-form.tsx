@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { Form } from 'react-router';
 import { useSubmitting } from '../lib/forms.ts';
+import { FormGuard } from './form-guard.tsx';
 import { useT } from '../lib/use-root.ts';
 
 export interface Notice {
@@ -42,6 +43,7 @@ export function CodeForm({
   return (
     <Form method="post" noValidate className="space-y-5" onSubmit={() => onSubmit?.()}>
       <input type="hidden" name="intent" value="code" />
+      <FormGuard />
       <div>
         <label htmlFor={FIELD_ID} className="eyebrow block text-stone">
           {t('landing.code.label')}

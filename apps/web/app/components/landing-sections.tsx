@@ -6,6 +6,7 @@ import type { VoucherTerms } from '@velvet/validation/customization';
 import { FIGURES } from '../lib/marketing-figures.ts';
 import { useT } from '../lib/use-root.ts';
 import { useWebView } from '../lib/use-web-view.ts';
+import { FormGuard } from './form-guard.tsx';
 import { OnboardingFlow } from './onboarding-flow.tsx';
 
 /**
@@ -24,8 +25,8 @@ const WAITLIST_FIELD = 'waitlist-email';
 /**
  * The join-wait-list block's way in: the visitor's address, to which the lobby link is emailed
  * (its consent text names that address, spec §2; only the address's owner can join, ADR 029).
- * A plain form, checked by the landing action, so it needs no script on the landing page's
- * first load.
+ * A plain form, checked by the landing action; its proof of work (ADR 041) is solved by the
+ * page's script once it runs.
  */
 function WaitlistForm({ result }: { result: WaitlistResult | undefined }) {
   const t = useT();
@@ -34,6 +35,7 @@ function WaitlistForm({ result }: { result: WaitlistResult | undefined }) {
   return (
     <Form method="post" noValidate preventScrollReset className="mt-8 space-y-4">
       <input type="hidden" name="intent" value="waitlist" />
+      <FormGuard proofOfWork={{ form: 'WAITING_LIST' }} />
       <div>
         <label htmlFor={WAITLIST_FIELD} className="eyebrow block text-stone">{t('registration.email')}</label>
         <input

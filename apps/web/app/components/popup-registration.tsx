@@ -17,6 +17,7 @@ export default function PopupRegistration({
   defaultCountry,
   detectCountryInBrowser,
   result,
+  invitation,
 }: {
   open: boolean;
   onClose: () => void;
@@ -24,6 +25,7 @@ export default function PopupRegistration({
   defaultCountry: string;
   detectCountryInBrowser: boolean;
   result: { result: SubmissionResult<string[]>; notice?: Notice | undefined } | null;
+  invitation: { code: string; validityTimestamp: string | null } | null;
 }) {
   const t = useT();
   return (
@@ -39,6 +41,7 @@ export default function PopupRegistration({
           defaults={{ country: defaultCountry }}
           detectCountryInBrowser={detectCountryInBrowser}
           lastResult={result?.result}
+          invitation={invitation}
         />
       </div>
     </Modal>

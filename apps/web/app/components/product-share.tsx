@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@co
 import { useState } from 'react';
 import { Form } from 'react-router';
 import { useSubmitting } from '../lib/forms.ts';
+import { FormGuard } from './form-guard.tsx';
 import { useT } from '../lib/use-root.ts';
 import { describedBy, FieldErrors } from './field.tsx';
 import { Modal } from './modal.tsx';
@@ -35,6 +36,7 @@ export function ProductShare({ inviterName, lastResult }: { inviterName: string 
         <p className="mt-3 text-stone">{lead}</p>
         <Form method="post" {...getFormProps(form)} noValidate className="mt-6 space-y-4">
           <input type="hidden" name="intent" value="product-share" />
+          <FormGuard />
           <div>
             <label htmlFor={fields.email.id} className="eyebrow block text-stone">{t('productShare.email')}</label>
             <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" inputMode="email" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />

@@ -11,6 +11,7 @@ import { LEGAL_VERSIONS_FIELD, legalVersionsValue, type LegalVersions } from '..
 import { useSubmitting } from '../lib/forms.ts';
 import { useT } from '../lib/use-root.ts';
 import { describedBy, FieldErrors } from './field.tsx';
+import { FormGuard } from './form-guard.tsx';
 
 /** A country the form offers, with the legal documents the page shows for it. */
 export type CountryOption = LegalVersions;
@@ -40,6 +41,7 @@ export function RegistrationForm({
   lastResult,
   action,
   detectCountryInBrowser = false,
+  invitation,
 }: {
   step: RegistrationStep;
   countries: CountryOption[];
@@ -48,6 +50,8 @@ export function RegistrationForm({
   action?: string;
   /** The server found no country: try the browser's time zone before the default. */
   detectCountryInBrowser?: boolean;
+  /** The invitation registered with: a personal invitation's signed link needs no proof of work (ADR 041). */
+  invitation?: { code: string; validityTimestamp: string | null } | null | undefined;
 }) {
   const t = useT();
   const busy = useSubmitting(step);
@@ -71,6 +75,10 @@ export function RegistrationForm({
   return (
     <Form method="post" action={action} {...getFormProps(form)} noValidate className="space-y-6">
       <input type="hidden" name="intent" value={step} />
+      {/* Step 1 of the lean flow sends nothing anywhere; the step that registers asks the proof. */}
+      <FormGuard
+        proofOfWork={step === 'lean-1' ? undefined : { form: 'REGISTRATION', registrationCode: invitation?.code, validityTimestamp: invitation?.validityTimestamp }}
+      />
       {form.errors?.length ? (
         <p role="alert" className="border-l-2 border-alert pl-4 text-sm">
           {form.errors.map((id) => t(id))}

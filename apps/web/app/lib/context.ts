@@ -29,6 +29,8 @@ export interface RequestInfo {
   secureCookies: boolean;
   /** Signs the web app's own cookies (registration flow, admin session). Server only. */
   appSecret: string;
+  /** FORM_MIN_FILL_SECONDS: a public form sent sooner after its rendering is a script's (ADR 041). */
+  formMinFillSeconds: number;
   /** The native app's URL scheme, e.g. velvetrope:// */
   appSchemePrefix: string;
   /** The consent manager and analytics (ADR 011). */

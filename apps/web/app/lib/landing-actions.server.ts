@@ -9,6 +9,7 @@ import { accessCodeForm, refusalMessage } from '@velvet/validation/registration-
 import { fieldMessages } from '@velvet/validation/user-errors';
 import { redirect, type RouterContextProvider } from 'react-router';
 import { callApi } from './api.server.ts';
+import { isScriptedSubmission, proofOfWorkOf } from './form-guard.server.ts';
 import { localeContext } from './context.ts';
 import { localizedPath } from './i18n.ts';
 import { requestLobbyLink } from './operations.ts';
@@ -29,7 +30,13 @@ export async function joinWaitlist({ request, context }: Args, formData: FormDat
     return { errors: submission.error?.email ?? [], value: String(formData.get('email') ?? '').slice(0, 300) };
   }
   const value = submission.value.email;
-  const sent = await callApi(requestLobbyLink, { email: value, language: context.get(localeContext).locale }, { request, context });
+  // A script: "we have sent a link", as a person would read, and no email (ADR 041).
+  if (isScriptedSubmission(formData, context)) return { errors: [], value, sent: true };
+  const sent = await callApi(
+    requestLobbyLink,
+    { email: value, language: context.get(localeContext).locale, proofOfWork: proofOfWorkOf(formData) },
+    { request, context },
+  );
   if (!sent.ok) return { errors: [], value, notice: apiFailureMessage(sent.error) };
   const errors = fieldMessages(sent.data.requestLobbyLink.userErrors).map((e) => e.messageId);
   return { errors, value, sent: errors.length === 0 };
@@ -44,13 +51,14 @@ export async function checkTypedCode(args: Args, formData: FormData, slug: strin
     return { result: { errors: submission.error?.code ?? [], value: sent }, notice: undefined };
   }
   const typed = { code: submission.value.code.trim().toUpperCase(), validityTimestamp: null, slug };
+  const { prefix } = context.get(localeContext);
+  const opened = () => redirect(localizedPath(prefix, slug ? `/${slug}` : '/', invitationSearch({ code: typed.code })), 303);
+  // A script: the invitation's page, as for a valid code, unchecked here (the page checks it like any link; ADR 041).
+  if (isScriptedSubmission(formData, context)) throw opened();
   // A code typed on our page: the referrer its own arrival brought, if it arrived at all.
   const { referrer } = referrerOf(args, (await readFlow(request, context)).flow, typed);
   const check = await checkCode({ ...typed, referrer }, { request, context });
-  const { prefix } = context.get(localeContext);
-  if (check.status === 'valid') {
-    throw redirect(localizedPath(prefix, slug ? `/${slug}` : '/', invitationSearch({ code: typed.code })), 303);
-  }
+  if (check.status === 'valid') throw opened();
   if (check.status === 'unavailable') {
     return { result: { errors: [], value: sent }, notice: apiFailureMessage(check.error), errorEvent: null };
   }

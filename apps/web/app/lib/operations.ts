@@ -172,15 +172,22 @@ export const joinWaitlist = operation(
 
 export const requestLobbyLink = operation(
   'requestLobbyLink',
-  graphql(`mutation requestLobbyLink($email: String!, $language: String) {
-  requestLobbyLink(email: $email, language: $language) { sent userErrors { code field messageId } }
+  graphql(`mutation requestLobbyLink($email: String!, $language: String, $proofOfWork: String) {
+  requestLobbyLink(email: $email, language: $language, proofOfWork: $proofOfWork) { sent userErrors { code field messageId } }
 }`),
 );
 
 export const applyForMembership = operation(
   'applyForMembership',
-  graphql(`mutation applyForMembership($email: String!, $language: String, $country: String) {
-  applyForMembership(email: $email, language: $language, country: $country) { accepted userErrors { code field messageId } }
+  graphql(`mutation applyForMembership($email: String!, $language: String, $country: String, $proofOfWork: String) {
+  applyForMembership(email: $email, language: $language, country: $country, proofOfWork: $proofOfWork) { accepted userErrors { code field messageId } }
+}`),
+);
+
+export const proofOfWorkChallenge = operation(
+  'proofOfWorkChallenge',
+  graphql(`query proofOfWorkChallenge($form: ProofOfWorkForm!, $registrationCode: String, $validityTimestamp: String) {
+  proofOfWorkChallenge(form: $form, registrationCode: $registrationCode, validityTimestamp: $validityTimestamp) { challenge }
 }`),
 );
 

@@ -31,7 +31,9 @@ export function groupFieldErrors(
 /**
  * The page of each outcome that is a page of its own, with the flow cookie's headers:
  * "check your inbox" (FORM_FINISHED; `finishedPath` when the form sits elsewhere), "you
- * have an account" (ACCOUNT_ACTIVE), "your activation email again" (ACCOUNT_PENDING).
+ * have an account" (ACCOUNT_ACTIVE), "your activation email again" (ACCOUNT_PENDING), "we
+ * are checking this invitation" (PENDING_REVIEW: the verify-email page's kind variant, which
+ * leads on to membership interest; ADR 043).
  * Returns for any other outcome: the caller's to answer.
  */
 export function redirectToOutcomePage(
@@ -47,5 +49,7 @@ export function redirectToOutcomePage(
       throw redirect(localizedPath(prefix, '/registration/registrationformemailactivecomplete'), { headers });
     case 'ACCOUNT_PENDING':
       throw redirect(localizedPath(prefix, '/registration/registrationformemailpendingcomplete'), { headers });
+    case 'PENDING_REVIEW':
+      throw redirect(localizedPath(prefix, '/registration/formfinished'), { headers });
   }
 }

@@ -18,13 +18,14 @@ import { verdict, type DenyReason, type RegistrationCodeError } from '@velvet/va
 import { codeErrorsIn } from '@velvet/validation/user-errors';
 import type { SubmissionResult } from '@conform-to/react';
 import { redirect, type RouterContextProvider } from 'react-router';
-import { callApi, type ApiFailure } from './api.server.ts';
+import { callApi } from './api.server.ts';
 import { invitationReferrer, withDenial } from './arrival.server.ts';
 import { localeContext, requestInfoContext } from './context.ts';
 import { localizedPath } from './i18n.ts';
 import { landingOptions } from './landing-variants.ts';
 import { postedLegalVersions } from './legal-versions.ts';
 import { register, type RegisterInput } from './operations.ts';
+import { isScriptedSubmission, proofOfWorkOf } from './form-guard.server.ts';
 import { apiFailureMessage, type Notice } from './registration-code.server.ts';
 import { groupFieldErrors, redirectToOutcomePage } from './registration-outcome.server.ts';
 import { keptValue, readFlow, type RegistrationFlowState } from './session.server.ts';
@@ -92,21 +93,33 @@ export async function deny(
   reason: DenyReason,
   invitation: Invitation | undefined,
   referrer: string | null,
-  options: { prefix?: string; headers?: Headers } = {},
+  options: { prefix?: string; headers?: Headers; keep?: Partial<RegistrationFlowState> } = {},
 ): Promise<Response> {
   const prefix = options.prefix ?? context.get(localeContext).prefix;
   const headers = new Headers(options.headers);
-  if (reason === 'referrer' && referrer) {
+  const denial = reason === 'referrer' && referrer;
+  if (denial || options.keep) {
+    // `keep`: what the refused visitor typed (their address), so the way on starts with it (ADR 043).
     const { flow, save } = await readFlow(request, context);
-    headers.append('Set-Cookie', await save(withDenial(flow, invitation?.code ?? null, referrer)));
+    const kept = { ...flow, ...options.keep };
+    headers.append('Set-Cookie', await save(denial ? withDenial(kept, invitation?.code ?? null, referrer) : kept));
   }
   return redirect(denyPath(prefix, reason, invitation), { headers });
 }
 
-/** A blocking refusal of the code (the API checks it with every registration): the deny page. */
-export async function denyRefusedCode(args: Args, codeErrors: readonly RegistrationCodeError[], invitation: Invitation, referrer: string | null) {
+/**
+ * A blocking refusal of the code (the API checks it with every registration): the deny page,
+ * which offers the waiting list and membership interest with the address the visitor gave.
+ */
+export async function denyRefusedCode(
+  args: Args,
+  codeErrors: readonly RegistrationCodeError[],
+  invitation: Invitation,
+  referrer: string | null,
+  email: string,
+) {
   const refused = verdict(codeErrors);
-  if (refused.blocking) throw await deny(args, refused.reason, invitation, referrer);
+  if (refused.blocking) throw await deny(args, refused.reason, invitation, referrer, { keep: { registrationEmail: email } });
 }
 
 /** The referrer the visitor's invitation arrived with (arrival.server.ts). */
@@ -136,9 +149,6 @@ function formResult(submission: Replyable, options: { fieldErrors?: Record<strin
   };
 }
 
-function failureReply(submission: Replyable, failure: ApiFailure) {
-  return formResult(submission, { notice: apiFailureMessage(failure) });
-}
 
 /** Handles a POST of the registration form (any step). Redirects on every outcome. */
 export async function handleRegistration(
@@ -185,6 +195,17 @@ export async function handleRegistration(
     throw redirect(localizedPath(prefix, '/registration/formstarted', invitationQuery(invitation)), { headers: { 'Set-Cookie': cookie } });
   }
 
+  // The pop-up's "check your inbox" is the landing page it sits on.
+  const finishedInPopup = options.popup
+    ? localizedPath(prefix, invitation.slug ? `/${invitation.slug}` : '/', invitationQuery({ ...invitation, slug: null }, { finished: '1' }))
+    : undefined;
+  if (isScriptedSubmission(formData, context)) {
+    // A script (honeypot, too fast): "check your inbox", as a person would read, and no call (ADR 041).
+    const email = keptValue(formData.get('email'), 254) ?? flow.registrationEmail;
+    const cookie = await save({ ...flow, registrationEmail: email, memberId: undefined, registrationOutcome: 'FORM_FINISHED' });
+    redirectToOutcomePage('FORM_FINISHED', prefix, { 'Set-Cookie': cookie }, finishedInPopup);
+  }
+
   const schema = intent === 'lean-2' ? leanStep2Form : registrationForm;
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== 'success') return formResult(submission);
@@ -218,12 +239,14 @@ export async function handleRegistration(
     dataPolicyPkString: dataPolicyPkString ?? '',
     language: locale,
     flow: landingOptions(invitation.slug).registrationFlow === 'leanStep1' || intent === 'lean-2' ? 'LEAN' : 'DEFAULT',
+    // What the page's script solved (ADR 041); a personal invitation's signed link needs none.
+    proofOfWork: proofOfWorkOf(formData),
   };
   const result = await callApi(register, { input }, { request, context });
-  if (!result.ok) return failureReply(submission, result.error);
+  if (!result.ok) return formResult(submission, { notice: apiFailureMessage(result.error) });
   const payload = result.data.register;
   // `register` checked the code itself and returns its refusal as data.
-  await denyRefusedCode({ request, context }, codeErrorsIn(payload.userErrors), invitation, referrer);
+  await denyRefusedCode({ request, context }, codeErrorsIn(payload.userErrors), invitation, referrer, email);
   if (!payload.outcome) {
     const { fieldErrors } = groupFieldErrors(payload.userErrors);
     return formResult(submission, { fieldErrors, ...(Object.keys(fieldErrors).length ? {} : { notice: { id: 'error.generic' } }) });
@@ -245,10 +268,6 @@ export async function handleRegistration(
     registrationFlow: input.flow === 'LEAN' ? 'leanStep2' : 'default',
     registrationOutcome: payload.outcome,
   });
-  // The pop-up's "check your inbox" is the landing page it sits on.
-  const finishedInPopup = options.popup
-    ? localizedPath(prefix, invitation.slug ? `/${invitation.slug}` : '/', invitationQuery({ ...invitation, slug: null }, { finished: '1' }))
-    : undefined;
   redirectToOutcomePage(payload.outcome, prefix, { 'Set-Cookie': cookie }, finishedInPopup);
   return formResult(submission, { notice: { id: 'error.generic' } });
 }
@@ -265,6 +284,8 @@ export async function handleProductShare({ request, context }: Args, formData: F
   const invitation = invitationFrom(new URL(request.url), flow);
   if (!invitation) throw redirect(denyPath(prefix, 'invalid'));
   const withSlug = { ...invitation, slug };
-  const cookie = await save({ ...flow, registrationCode: withSlug.code, validityTimestamp: withSlug.validityTimestamp, slug, registrationEmail: submission.value.email });
+  // A script (honeypot, too fast): the form's next page as for anyone, and its address is not kept (ADR 041).
+  const email = isScriptedSubmission(formData, context) ? flow.registrationEmail : submission.value.email;
+  const cookie = await save({ ...flow, registrationCode: withSlug.code, validityTimestamp: withSlug.validityTimestamp, slug, registrationEmail: email });
   throw redirect(localizedPath(prefix, '/registration/formstarted', invitationQuery(withSlug)), { headers: { 'Set-Cookie': cookie } });
 }

@@ -8,6 +8,7 @@ import { EXTERNAL_LINKS } from '../lib/external-links.ts';
 import { authCookie } from '../lib/auth-cookie.server.ts';
 import { localeContext } from '../lib/context.ts';
 import { localizedPath } from '../lib/i18n.ts';
+import { isLinkPreview } from '../lib/link-previews.server.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { activateAccount } from '../lib/operations.ts';
 import { apiFailureMessage } from '../lib/registration-code.server.ts';
@@ -22,16 +23,18 @@ export const middleware = routeMiddleware('language');
 const ACTIVATION_ID = /^[A-Za-z0-9_-]{20,100}$/;
 
 /**
- * Opening the emailed link does not activate by itself: link scanners that prefetch
- * emails would spend the single-use id. The page submits the activation as soon as it
- * runs in a browser, and shows a button where JavaScript is off.
+ * Opening the emailed link (GET or HEAD) never activates: link scanners and chat unfurls open
+ * links too and would spend the single-use id (issue 12 §1). The page confirms with a POST: by
+ * itself once it runs, visible, in a person's browser; with a button where JavaScript is off.
+ * For a previewer or a prerender (link-previews.server.ts) it does not confirm by itself, even
+ * when the previewer runs scripts: the button waits for a person.
  */
 export function loader({ request, context }: Route.LoaderArgs) {
   const activationId = new URL(request.url).searchParams.get('activationId') ?? '';
   if (!ACTIVATION_ID.test(activationId)) {
     throw redirect(localizedPath(context.get(localeContext).prefix, '/registration/activateaccountError', 'error=invalid'));
   }
-  return { activationId };
+  return { activationId, confirmByItself: !isLinkPreview(request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -64,11 +67,19 @@ export default function ActivateAccount({ loaderData, actionData }: Route.Compon
   const navigation = useNavigation();
   const submitted = useRef(false);
   useTrackOnce({ event: 'activate_account_landed' });
+  const { activationId, confirmByItself } = loaderData;
   useEffect(() => {
-    if (submitted.current) return;
-    submitted.current = true;
-    void submit({ activationId: loaderData.activationId }, { method: 'post', replace: true });
-  }, [loaderData.activationId, submit]);
+    if (!confirmByItself) return;
+    // A page prerendered or opened in a background tab confirms when the person looks at it.
+    const confirm = () => {
+      if (submitted.current || document.visibilityState !== 'visible') return;
+      submitted.current = true;
+      void submit({ activationId }, { method: 'post', replace: true });
+    };
+    confirm();
+    document.addEventListener('visibilitychange', confirm);
+    return () => document.removeEventListener('visibilitychange', confirm);
+  }, [activationId, confirmByItself, submit]);
 
   if (actionData?.activated) return <Welcome {...actionData.activated} />;
   if (actionData?.alreadyActive) {
@@ -82,12 +93,12 @@ export default function ActivateAccount({ loaderData, actionData }: Route.Compon
     );
   }
   return (
-    <MessageScreen title={t('activation.title')} text={t('activation.text')}>
+    <MessageScreen title={t('activation.title')} text={t(confirmByItself ? 'activation.text' : 'activation.confirmText')}>
       {actionData?.notice && (
         <p role="alert" className="mt-6 border-l-2 border-alert pl-4">{t(actionData.notice.id, actionData.notice.values)}</p>
       )}
       <Form method="post" replace className="mt-10">
-        <input type="hidden" name="activationId" value={loaderData.activationId} />
+        <input type="hidden" name="activationId" value={activationId} />
         <button type="submit" className="btn-primary" disabled={navigation.state !== 'idle'}>{t('activation.button')}</button>
       </Form>
     </MessageScreen>

@@ -10,8 +10,10 @@ import { localizedPath } from '../lib/i18n.ts';
 import { callApi } from '../lib/api.server.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { requestLobbyLink } from '../lib/operations.ts';
-import { apiFailureMessage } from '../lib/registration-code.server.ts';
 import { readFlow } from '../lib/session.server.ts';
+import { isScriptedSubmission, proofOfWorkOf } from '../lib/form-guard.server.ts';
+import { apiFailureMessage } from '../lib/registration-code.server.ts';
+import { FormGuard } from '../components/form-guard.tsx';
 import { useTrackOnce } from '../lib/use-track.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
 
@@ -38,9 +40,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { flow } = await readFlow(request, context);
   const { locale, prefix } = context.get(localeContext);
   if (!flow.registrationEmail) throw redirect(localizedPath(prefix, '/membership-interest/apply'));
-  const result = await callApi(requestLobbyLink, { email: flow.registrationEmail, language: locale }, { request, context });
+  const formData = await request.formData();
+  // A script: "we have sent a link", as a person would read, and no email (ADR 041).
+  if (isScriptedSubmission(formData, context)) return { sentTo: flow.registrationEmail, notice: null };
+  const email = flow.registrationEmail;
+  const result = await callApi(requestLobbyLink, { email, language: locale, proofOfWork: proofOfWorkOf(formData) }, { request, context });
   if (!result.ok) return { sentTo: null, notice: apiFailureMessage(result.error) };
-  if (!result.data.requestLobbyLink.sent) return { sentTo: null, notice: { id: 'error.generic' } };
+  const { sent, userErrors } = result.data.requestLobbyLink;
+  // An address that cannot receive mail (ADR 042) is said as such; anything else is a technical issue.
+  if (!sent) return { sentTo: null, notice: { id: userErrors[0]?.messageId ?? 'error.generic' } };
   return { sentTo: flow.registrationEmail, notice: null };
 }
 
@@ -81,6 +89,7 @@ export default function Deny({ loaderData, actionData }: Route.ComponentProps) {
         loaderData.canJoinWaitlist && (
           <Form method="post" className="mt-6">
             {actionData?.notice && <p role="alert" className="mb-4 border-l-2 border-alert pl-4">{t(actionData.notice.id, actionData.notice.values)}</p>}
+            <FormGuard proofOfWork={{ form: 'WAITING_LIST' }} />
             <button type="submit" className="link text-paper">{t('deny.waitlistCta')}</button>
           </Form>
         )

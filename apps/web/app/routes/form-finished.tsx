@@ -14,14 +14,16 @@ import { whenRuntimeConfig } from '../lib/runtime-config.ts';
 import { requireOutcome } from '../lib/registration.server.ts';
 import { socketToken } from '../lib/auth-cookie.server.ts';
 import { useTrackStep } from '../lib/use-track.ts';
-import { useT } from '../lib/use-root.ts';
+import { useLocalPath, useT } from '../lib/use-root.ts';
 
 /** How often the page asks again when websockets are blocked. */
 const POLL_MS = 5000;
 
 export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
-  const flow = await requireOutcome(args, 'FORM_FINISHED');
+  const flow = await requireOutcome(args, 'FORM_FINISHED', 'PENDING_REVIEW');
+  // Held for review on a quarantined code (ADR 043): nothing to watch, a way on instead.
+  if (flow.registrationOutcome === 'PENDING_REVIEW') return { review: true as const, email: flow.registrationEmail ?? null };
   const memberId = flow.memberId ?? null;
   let state: RegistrationStatus['state'] = 'PENDING';
   if (memberId) {
@@ -29,6 +31,7 @@ export async function loader(args: Route.LoaderArgs) {
     if (result.ok && result.data.registrationStatus?.state === 'ACTIVE') state = 'ACTIVE';
   }
   return {
+    review: false as const,
     email: flow.registrationEmail ?? null,
     memberId,
     state,
@@ -41,8 +44,36 @@ export async function loader(args: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.formFinished.title', noIndex: true });
 
-/** Verify-email page: it notices by itself when the account is activated elsewhere. */
+type LoaderData = Route.ComponentProps['loaderData'];
+
 export default function FormFinished({ loaderData }: Route.ComponentProps) {
+  return loaderData.review ? <HeldForReview email={loaderData.email} /> : <AwaitingActivation loaderData={loaderData} />;
+}
+
+/**
+ * A registration held on a quarantined code (ADR 043): no email is on its way, so the page says
+ * the invitation is being checked and leads on to membership interest, the address filled in.
+ */
+function HeldForReview({ email }: { email: string | null }) {
+  const t = useT();
+  const path = useLocalPath();
+  return (
+    <MessageScreen
+      title={t('formFinished.review.title')}
+      text={t('formFinished.review.text')}
+      actions={[
+        { label: t('formFinished.review.apply'), to: path('/membership-interest/apply') },
+        { label: t('error.tryAgain'), to: path('/'), variant: 'outline' },
+      ]}
+    >
+      {email && <p className="mt-6 text-lg">{t('formFinished.review.email', { email })}</p>}
+      <BackToApp />
+    </MessageScreen>
+  );
+}
+
+/** Verify-email page: it notices by itself when the account is activated elsewhere. */
+function AwaitingActivation({ loaderData }: { loaderData: Extract<LoaderData, { review: false }> }) {
   const t = useT();
   const webView = useWebView();
   const { revalidate } = useRevalidator();

@@ -41,6 +41,7 @@ export async function loader(args: Route.LoaderArgs) {
     registrationFlow: flowValue,
     step,
     inviterName: check.inviterName,
+    invitation: { code: invitation.code, validityTimestamp: invitation.validityTimestamp },
     countries,
     detectCountryInBrowser: !preferred,
     // What this visit typed before (a step back, another address after "pending"): nothing is lost.
@@ -104,6 +105,7 @@ export default function FormStarted({ loaderData, actionData }: Route.ComponentP
           countries={loaderData.countries}
           defaults={loaderData.defaults}
           detectCountryInBrowser={loaderData.detectCountryInBrowser}
+          invitation={loaderData.invitation}
           lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
         />
       </div>

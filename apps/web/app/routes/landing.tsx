@@ -284,6 +284,7 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
                 defaultCountry={valid.defaultCountry}
                 detectCountryInBrowser={valid.detectCountryInBrowser}
                 result={registrationResult}
+                invitation={{ code: valid.code, validityTimestamp: valid.validityTimestamp }}
               />
             </Suspense>
           )}

@@ -12,6 +12,8 @@ import { apiFailureMessage } from '../lib/registration-code.server.ts';
 import { useTrackOnce } from '../lib/use-track.ts';
 import { useT } from '../lib/use-root.ts';
 import { useSubmitting } from '../lib/forms.ts';
+import { isScriptedSubmission } from '../lib/form-guard.server.ts';
+import { FormGuard } from '../components/form-guard.tsx';
 
 /** The waiting list needs the shop's signed token; anything else is the deny page. */
 async function lobbyEmail(request: Request, context: Route.LoaderArgs['context']): Promise<{ token: string; email: string }> {
@@ -29,6 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { token } = await lobbyEmail(request, context);
   const { locale, prefix } = context.get(localeContext);
+  // A script: "you have been added", as a person would read, and nothing written (ADR 041).
+  if (isScriptedSubmission(await request.formData(), context)) return { outcome: 'JOINED' as const, notice: null };
   const result = await callApi(joinWaitlist, { token, language: locale }, { request, context });
   if (!result.ok) return { outcome: null, notice: apiFailureMessage(result.error) };
   const { outcome } = result.data.joinWaitlist;
@@ -59,6 +63,7 @@ export default function Lobby({ loaderData, actionData }: Route.ComponentProps) 
     <MessageScreen title={t('lobby.title')} text={t('lobby.text')}>
       {actionData?.notice && <p role="alert" className="mt-6 border-l-2 border-alert pl-4">{t(actionData.notice.id, actionData.notice.values)}</p>}
       <Form method="post" className="mt-10 space-y-6">
+        <FormGuard />
         <p className="text-sm leading-relaxed text-stone">{t('lobby.consent', { email: loaderData.email })}</p>
         <div className="flex flex-col gap-4 sm:flex-row sm:flex-wrap">
           <button type="submit" className="btn-primary" disabled={busy}>{t('lobby.join')}</button>

@@ -14,6 +14,8 @@ import { pageMeta } from '../lib/meta.ts';
 import { applyForMembership } from '../lib/operations.ts';
 import { apiFailureMessage, type Notice } from '../lib/registration-code.server.ts';
 import { readFlow } from '../lib/session.server.ts';
+import { isScriptedSubmission, proofOfWorkOf } from '../lib/form-guard.server.ts';
+import { FormGuard } from '../components/form-guard.tsx';
 import { useT } from '../lib/use-root.ts';
 import { useSubmitting } from '../lib/forms.ts';
 
@@ -24,21 +26,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: emailForm });
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: emailForm });
   if (submission.status !== 'success') return { result: submission.reply(), notice: null as Notice | null };
   const { locale, prefix } = context.get(localeContext);
+  const confirmed = async () => {
+    const { flow, save } = await readFlow(request, context);
+    return redirect(localizedPath(prefix, '/membership-interest/confirmation'), {
+      headers: { 'Set-Cookie': await save({ ...flow, membershipApplicationEmail: submission.value.email }) },
+    });
+  };
+  // A script: the confirmation, as a person would read it, and nothing written (ADR 041).
+  if (isScriptedSubmission(formData, context)) throw await confirmed();
   const country = (await serverCountry(request, context)) ?? null;
-  const result = await callApi(applyForMembership, { email: submission.value.email, language: locale, country }, { request, context });
+  const result = await callApi(
+    applyForMembership,
+    { email: submission.value.email, language: locale, country, proofOfWork: proofOfWorkOf(formData) },
+    { request, context },
+  );
   if (!result.ok) return { result: submission.reply(), notice: apiFailureMessage(result.error) };
   const { accepted, userErrors } = result.data.applyForMembership;
   if (!accepted) {
     const { fieldErrors } = groupFieldErrors(userErrors);
     return { result: submission.reply({ fieldErrors }), notice: Object.keys(fieldErrors).length ? null : ({ id: 'error.generic' } as Notice) };
   }
-  const { flow, save } = await readFlow(request, context);
-  throw redirect(localizedPath(prefix, '/membership-interest/confirmation'), {
-    headers: { 'Set-Cookie': await save({ ...flow, membershipApplicationEmail: submission.value.email }) },
-  });
+  throw await confirmed();
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.membershipInterestApply.title' });
@@ -57,6 +69,7 @@ export default function MembershipInterestApply({ loaderData, actionData }: Rout
           <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" inputMode="email" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />
           <FieldErrors field={fields.email} />
         </div>
+        <FormGuard proofOfWork={{ form: 'MEMBERSHIP_INTEREST' }} />
         <p className="text-sm leading-relaxed text-stone">{t('membershipInterestApply.consent')}</p>
         <button type="submit" className="btn-primary w-full" disabled={busy}>{t('membershipInterestApply.submit')}</button>
       </Form>

@@ -17,6 +17,8 @@ import { completeSocialRegistration, type CompleteSocialRegistrationInput } from
 import { apiFailureMessage, checkCode, type Notice } from '../lib/registration-code.server.ts';
 import { deny, denyPath, denyRefusedCode, invitationFrom, referrerOf, type Invitation } from '../lib/registration.server.ts';
 import { groupFieldErrors, redirectToOutcomePage } from '../lib/registration-outcome.server.ts';
+import { isScriptedSubmission } from '../lib/form-guard.server.ts';
+import { FormGuard } from '../components/form-guard.tsx';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '@velvet/validation/registration';
 import { codeErrorsIn, refusesToken } from '@velvet/validation/user-errors';
@@ -99,6 +101,12 @@ export async function action(args: Route.ActionArgs) {
   const claims = await verifiedToken(token, args);
   const { invitation, referrer, flow } = await invitationOf(args);
   const ask = askedNames(claims);
+  if (isScriptedSubmission(formData, context)) {
+    // A script (honeypot, too fast): "check your inbox", as a person would read, and no call (ADR 041).
+    const { save } = await readFlow(request, context);
+    const cookie = await save({ ...flow, registrationEmail: claims.email, memberId: undefined, registrationOutcome: 'FORM_FINISHED' });
+    redirectToOutcomePage('FORM_FINISHED', prefix, { 'Set-Cookie': cookie });
+  }
   const submission = parseWithZod(formData, { schema: socialSecondStepForm(ask) });
   const reply = (options: { fieldErrors?: Record<string, string[]>; formErrors?: string[]; notice?: Notice } = {}) => ({
     kind: 'form' as const,
@@ -132,7 +140,7 @@ export async function action(args: Route.ActionArgs) {
   if (!result.ok) return reply({ notice: apiFailureMessage(result.error) });
   const payload = result.data.completeSocialRegistration;
   if (refusesToken(payload.userErrors)) throw redirect(denyPath(prefix, 'token'));
-  await denyRefusedCode(args, codeErrorsIn(payload.userErrors), invitation, referrer);
+  await denyRefusedCode(args, codeErrorsIn(payload.userErrors), invitation, referrer, claims.email);
   if (!payload.outcome) {
     const refused = groupFieldErrors(payload.userErrors, (field) => shownField(field, ask));
     if (!Object.keys(refused.fieldErrors).length && !refused.formErrors.length) return reply({ notice: { id: 'error.generic' } });
@@ -258,6 +266,7 @@ function SecondStepForm({
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="space-y-6">
       <input type="hidden" name="token" value={token} />
+      <FormGuard />
       {form.errors?.length ? (
         <p role="alert" className="border-l-2 border-alert pl-4 text-sm">
           {form.errors.map((id) => t(id))}

@@ -35,6 +35,8 @@ export async function until(check: () => Promise<boolean> | boolean, timeoutMs =
 export interface ApiProcess {
   url: string;
   port: number;
+  /** Its SQLite database, for tests that count what it wrote. */
+  databaseUrl: string;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** The admin CLI on the same database. */
@@ -71,6 +73,7 @@ export async function startApiProcess(overrides: Record<string, string> = {}): P
   const api: ApiProcess = {
     url,
     port,
+    databaseUrl: env.DATABASE_URL,
     async start() {
       child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: apiRoot, env, stdio: ['ignore', 'ignore', 'inherit'] });
       const running = child;

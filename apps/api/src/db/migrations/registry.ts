@@ -4,6 +4,7 @@ import { registrationMigration } from './0002-registration.ts';
 import { waitlistInterestSocialMigration } from './0003-waitlist-interest-social.ts';
 import { consentAndFunnelMigration } from './0004-consent-and-funnel.ts';
 import { featureOverridesMigration } from './0005-feature-overrides.ts';
+import { abuseDefenceMigration } from './0006-abuse-defence.ts';
 import { adminConsoleMigration } from './0008-admin-console.ts';
 
 /**
@@ -16,5 +17,6 @@ export const migrations: Record<string, Migration> = {
   '0003-waitlist-interest-social': waitlistInterestSocialMigration,
   '0004-consent-and-funnel': consentAndFunnelMigration,
   '0005-feature-overrides': featureOverridesMigration,
+  '0006-abuse-defence': abuseDefenceMigration,
   '0008-admin-console': adminConsoleMigration,
 };

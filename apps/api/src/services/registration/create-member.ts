@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { RegisterInput } from '@velvet/validation/registration';
 import { issueActivation } from '../../domain/activation-links.ts';
 import { grantWelcomeVoucher, spendInvitation } from '../../domain/member-activation.ts';
+import { isLinkMadeSince } from '../../domain/registration-link.ts';
+import { holdRegistration } from './hold-registration.ts';
 import { lockCodeWithInviter, placeTaken, recordConsent, recordSocialDetails } from './member-writes.ts';
 import { ERRORS_ONLY, answer, publishActive } from './outcomes.ts';
 import type { RegisterDeps, RegistrationRun, SocialRegistrationExtras, ValidFields } from './outcomes.ts';
@@ -23,6 +25,11 @@ export async function createMember(
   const created = await deps.db.transaction().execute(async (trx) => {
     const codeRow = await lockCodeWithInviter(trx, code);
     if (!codeRow) return { codeError: 'REGISTRATION_CODE_INVALID' as const };
+    // A quarantined code (ADR 043): held for review, unless it came through the inviter's fresh private link.
+    if (codeRow.quarantined_at && !isLinkMadeSince(code, input.validityTimestamp, new Date(codeRow.quarantined_at), deps.secret, now)) {
+      await holdRegistration(trx, codeRow.id, input, values, social, now);
+      return { codeError: null, held: true as const };
+    }
     // Counted under the lock: no other registration on this code can commit in between.
     const full = await placeTaken(trx, codeRow.id, now);
     if (full) return { codeError: full };
@@ -43,6 +50,7 @@ export async function createMember(
         newsletter: input.newsletter,
         created_at: at,
         activated_at: activeAtOnce ? at : null,
+        mail_domain_unverified: values.mailDomainUnverified,
       })
       .execute();
     await recordConsent(trx, memberId, values.country, input, now);
@@ -68,6 +76,10 @@ export async function createMember(
   });
 
   if (created.codeError) return ERRORS_ONLY([], [created.codeError]);
+  if ('held' in created) {
+    deps.logger?.info({}, 'registration: held for review (quarantined code)');
+    return answer('PENDING_REVIEW', null);
+  }
   if (created.voucher) {
     deps.logger?.info({ memberId: created.memberId }, 'registration: member active at once (verified address)');
     await publishActive(deps, created.memberId);

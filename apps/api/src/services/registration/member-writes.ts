@@ -15,7 +15,7 @@ export async function lockCodeWithInviter(trx: Transaction<Database>, code: stri
   const codeRow = await trx
     .selectFrom('registration_codes as rc')
     .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-    .select(['rc.id', 'rc.customization', 'inviter.first_name as inviter_name'])
+    .select(['rc.id', 'rc.customization', 'rc.quarantined_at', 'inviter.first_name as inviter_name'])
     .where('rc.code', '=', code)
     .executeTakeFirst();
   return codeRow && (await lockRow(trx, 'registration_codes', codeRow.id)) ? codeRow : undefined;

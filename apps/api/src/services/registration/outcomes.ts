@@ -2,6 +2,7 @@
  * The shared vocabulary of the registration path (register-member.ts and its steps in this
  * folder): its dependencies, its result, the answers it gives, and the fields it validated.
  */
+import { randomUUID } from 'node:crypto';
 import type { Gender, RegistrationOutcome, ShoppingPreference } from '@velvet/validation/registration';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Locale } from '@velvet/i18n/locales';
@@ -10,6 +11,10 @@ import type { Logger } from '../../logger.ts';
 import type { OutboxSignal } from '../../mail/outbox-signal.ts';
 import type { IssuedWelcomeVoucher } from '../../domain/member-activation.ts';
 import type { RegistrationEvents } from '../../domain/registration-events.ts';
+import type { CodeWatch } from '../../domain/code-quarantine.ts';
+import type { RateLimiter } from '../../rate-limit.ts';
+import type { MailDomainChecker } from '../../domain/mail-domains.ts';
+import type { SignUpGate } from '../../domain/sign-up-gate.ts';
 
 /** The outcomes of the shared path: ACTIVATED only when the address is vouched for. */
 export type RegistrationRunOutcome = RegistrationOutcome | 'ACTIVATED';
@@ -63,6 +68,20 @@ export interface RegisterDeps {
   events?: RegistrationEvents;
   logger?: Logger;
   now?: Date;
+  /**
+   * The public form's gate (proof of work, mailbox limit; ADR 041). Absent for the social second
+   * step, whose signed token already proves a sign-in at the provider.
+   */
+  gate?: SignUpGate;
+  /** Asks DNS whether an address's domain receives mail; null when EMAIL_DOMAIN_CHECK is off (ADR 042). */
+  mailDomains?: MailDomainChecker | null;
+  /** Counts the registration (and what the code check sees) against the code (ADR 043); absent when an operator releases held ones. */
+  codeWatch?: CodeWatch;
+  /**
+   * Registrations per code, whoever sends them (ADR 041): RATE_LIMITED beyond. Not for the
+   * inviter's fresh private link of a quarantined code: the people it is meant for go on.
+   */
+  codeLimiter?: RateLimiter;
 }
 
 export interface ValidFields {
@@ -74,6 +93,8 @@ export interface ValidFields {
   language: Locale;
   /** Deduplicated; empty outside the social second step. */
   shoppingPreferences: ShoppingPreference[];
+  /** DNS could not be asked whether the domain receives mail: accepted, and flagged (ADR 042). */
+  mailDomainUnverified: boolean;
 }
 
 export const ERRORS_ONLY = (fieldErrors: FieldError[], codeErrors: RegistrationCodeError[]): RegistrationRun => ({
@@ -84,6 +105,12 @@ export const ERRORS_ONLY = (fieldErrors: FieldError[], codeErrors: RegistrationC
   voucher: null,
   firstName: null,
 });
+
+/**
+ * What a submission the gate refused hears: a new registration, "check your inbox", with an id
+ * like any other (it names no registration), and nothing written or sent (ADR 041).
+ */
+export const ANSWERED_AS_SUCCESS = (): RegistrationRun => answer('FORM_FINISHED', randomUUID());
 
 export const answer = (outcome: RegistrationRunOutcome, memberId: string | null): RegistrationRun => ({
   outcome,

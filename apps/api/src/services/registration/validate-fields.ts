@@ -11,6 +11,8 @@ import {
 import type { Gender, RegisterInput } from '@velvet/validation/registration';
 import type { z } from 'zod';
 import type { Db } from '../../db/connect.ts';
+import { checkMailAddress } from '../../domain/mail-domains.ts';
+import type { MailDomainChecker } from '../../domain/mail-domains.ts';
 import { listCountryOptions } from '../list-country-options.ts';
 import type { FieldError, RegistrationField, SocialRegistrationExtras, ValidFields } from './outcomes.ts';
 
@@ -25,12 +27,16 @@ export async function validateFields(
   input: RegisterInput,
   social: SocialRegistrationExtras | null,
   now: Date,
+  mailDomains: MailDomainChecker | null = null,
 ): Promise<{ errors: FieldError[]; values: ValidFields | null }> {
   const errors: FieldError[] = [];
   const add = (field: RegistrationField, code: string) => errors.push({ field, code });
 
   const email = firstIssue(emailField, input.email);
   if (!email.ok) add('email', email.code);
+  // An address that can receive mail (ADR 042); a provider's verified address needs no DNS.
+  const mailbox = email.ok ? await checkMailAddress(email.value, social?.emailVerified ? null : mailDomains) : null;
+  if (mailbox && !mailbox.ok) add('email', mailbox.messageId);
 
   const optionalNames = input.flow === 'SOCIAL';
   let gender: Gender | null = null;
@@ -68,6 +74,9 @@ export async function validateFields(
   const shoppingPreferences = [...new Set(social?.shoppingPreferences ?? [])];
   if (social && shoppingPreferences.length === 0) add('shoppingPreferences', PREFERENCES_MESSAGE_ID);
 
-  if (errors.length > 0 || !email.ok || !option || !isLocale(language)) return { errors, values: null };
-  return { errors, values: { email: email.value, gender, ...names, country: option.isoCode, language, shoppingPreferences } };
+  if (errors.length > 0 || !email.ok || !mailbox?.ok || !option || !isLocale(language)) return { errors, values: null };
+  return {
+    errors,
+    values: { email: email.value, gender, ...names, country: option.isoCode, language, shoppingPreferences, mailDomainUnverified: mailbox.unverified },
+  };
 }

@@ -1,0 +1,61 @@
+/**
+ * The gate of the public sign-up mutations (register, applyForMembership, requestLobbyLink;
+ * issue 12 §2, ADR 041). A submission passes when it carries a proof of work solved for its
+ * form and not used before (unless a signed single-use invitation link exempts it), and its
+ * mailbox has not been signed up too often on that form lately. A submission that does not pass
+ * gets the answer a person gets on success, and nothing is written or sent: a script learns
+ * nothing from the answer, and no inbox gets mail it did not ask for.
+ *
+ * A submission without any proof is a browser without JavaScript (the forms work without it,
+ * ADR 005): it passes within a small budget of its own — per client network and for everyone
+ * together — and beyond it is told RATE_LIMITED, honestly, like any per-address limit.
+ */
+import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guards';
+import type { Logger } from '../logger.ts';
+import { enforceRateLimit } from '../rate-limit.ts';
+import type { RateLimiters } from '../rate-limit.ts';
+import { mailboxOf } from './email-normalization.ts';
+import { checkProofOfWork } from './proof-of-work.ts';
+
+interface SignUpSubmission {
+  /** The address as the form validated it. */
+  email: string;
+  proofOfWork: string | null | undefined;
+  /** A signed single-use invitation link: no proof of work asked. */
+  exempt?: boolean;
+}
+
+export interface SignUpGate {
+  admit(form: ProofOfWorkForm, submission: SignUpSubmission): Promise<boolean>;
+}
+
+export function createSignUpGate(deps: {
+  secret: string;
+  limiters: Pick<RateLimiters, 'proofOfWorkReplay' | 'signUpMailbox' | 'noScriptSignUpsPerNetwork' | 'noScriptSignUps'>;
+  proofOfWork: boolean;
+  /** The client network (domain/client-network.ts): the no-script budget's key. */
+  network: string;
+  now: Date;
+  logger?: Logger;
+}): SignUpGate {
+  return {
+    async admit(form, submission) {
+      const refuse = (reason: string) => {
+        // The reason for the operators; the client hears success.
+        deps.logger?.info({ form, reason }, 'sign-up gate: refused, answered as success');
+        return false;
+      };
+      if (deps.proofOfWork && !submission.exempt && !submission.proofOfWork) {
+        // No proof at all: a browser without JavaScript, within the no-script budget.
+        await enforceRateLimit(deps.limiters.noScriptSignUpsPerNetwork, deps.network);
+        await enforceRateLimit(deps.limiters.noScriptSignUps, 'all');
+      } else if (deps.proofOfWork && !submission.exempt) {
+        const proof = await checkProofOfWork(deps.secret, form, submission.proofOfWork, deps.now);
+        if (!proof.ok) return refuse(`proof of work ${proof.reason}`);
+        if (!(await deps.limiters.proofOfWorkReplay.consume(proof.signature)).allowed) return refuse('proof of work used before');
+      }
+      if (!(await deps.limiters.signUpMailbox.consume(`${form}:${mailboxOf(submission.email)}`)).allowed) return refuse('mailbox limit');
+      return true;
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Leaked codes caught and rotated (issue 12 §4, ADR 043): a code's signals — registrations an hour
+ * against its balance, the spread of networks and countries, blocked referrers, near-miss codes —
+ * past CODE_QUARANTINE_SCORE quarantine it: new registrations are held for review (no member, no
+ * email, no place), the inviter gets a fresh private link in their language, and operators
+ * release or rotate it.
+ */
+import { catalogs } from '@velvet/i18n/catalogs';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { pruneLeakRecords } from '../src/jobs/retention.ts';
+import { createRegistrationLink } from '../src/domain/registration-link.ts';
+import { listFlaggedCodes } from '../src/services/list-flagged-codes.ts';
+import { releaseCode } from '../src/services/release-code.ts';
+import { rotateCode } from '../src/services/rotate-code.ts';
+import { ENGINES, engineApi } from './support/engines.ts';
+import { TEST_SECRET, testEnv } from './support/env.ts';
+import { insertCode } from './support/factories.ts';
+import { CHECK_CODE, graphql } from './support/graphql.ts';
+import { deliverAll } from './support/invitations.ts';
+import { REGISTER, type RegisterPayload, uniqueEmail, validInput } from './support/registration.ts';
+
+const env = testEnv({ PUBLIC_URL: 'https://club.example', SMTP_URL: 'smtp://127.0.0.1:25', TRUSTED_COUNTRY_HEADER: 'cf-ipcountry', CODE_QUARANTINE_SCORE: '10' });
+
+describe.each(ENGINES)('leaked codes on %s', (engine) => {
+  const { database, api } = engineApi(engine, { env });
+  const db = () => database.db;
+
+  const register = async (code: string, options: { from?: string; country?: string; input?: Record<string, unknown> } = {}) => {
+    const { body } = await graphql<{ register: RegisterPayload }>(api.yoga, REGISTER, {
+      variables: { input: { ...validInput(code), ...options.input } },
+      headers: options.country ? { 'cf-ipcountry': options.country } : {},
+      serverContext: { req: { socket: { remoteAddress: options.from ?? '203.0.113.5' } } },
+    });
+    expect(body.errors).toBeUndefined();
+    return body.data!.register;
+  };
+  const germanInviterCode = async (balance: number) => {
+    const created = await insertCode(db(), { balance, inviterFirstName: 'Henrike' });
+    await db().updateTable('members').set({ language: 'de', email: `henrike-${created.id}@example.test` }).where('id', '=', created.inviterId).execute();
+    return created;
+  };
+  const quarantined = async (id: string) =>
+    (await db().selectFrom('registration_codes').select('quarantined_at').where('id', '=', id).executeTakeFirstOrThrow()).quarantined_at !== null;
+  const count = async (table: 'members' | 'held_registrations' | 'email_outbox', where?: [string, string]) => {
+    let query = db().selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
+    if (where) query = query.where(where[0] as never, '=', where[1] as never);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  };
+
+  it('a bot registering on one code: the places it can take, then held registrations; the inviter hears in German', async () => {
+    const { id, code } = await germanInviterCode(5);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 20; i++) outcomes.push((await register(code)).outcome ?? 'refused');
+    // 5 places, then the code is full; 5 registrations an hour are plausible for any code, each
+    // one beyond is 2 points: the 10th reaches 10 and is held, as is every one after it.
+    expect(outcomes).toEqual([...Array(5).fill('FORM_FINISHED'), ...Array(4).fill('refused'), ...Array(11).fill('PENDING_REVIEW')]);
+    expect(await quarantined(id)).toBe(true);
+    expect(await count('members', ['status', 'pending'])).toBe(5);
+    expect(await count('held_registrations')).toBe(outcomes.filter((o) => o === 'PENDING_REVIEW').length);
+
+    const activationEmails = await count('email_outbox', ['template', 'activation']);
+    expect(activationEmails).toBe(5);
+    const [email] = (await deliverAll(db(), env, activationEmails + 1)).filter((m) => m.subject === catalogs.de['email.privateLink.subject']);
+    expect(email?.to).toEqual([`henrike-${id}@example.test`]);
+    expect(email?.text).toContain('Guten Tag Henrike,');
+    expect(email?.text).toContain(code);
+    expect(email?.text).toMatch(new RegExp(`https://club\\.example/de/\\?rc=${code}&validityTimestamp=\\d+\\.`));
+  });
+
+  it('a leaked code visited from a coupon forum is quarantined by the referrer hits alone', async () => {
+    const { id, code } = await insertCode(db(), { balance: 20 });
+    for (let i = 0; i < 4; i++) {
+      await graphql(api.yoga, CHECK_CODE, { variables: { registrationCode: code, referrer: 'https://www.mydealz.de/gutscheine/velvet-rope' } });
+    }
+    expect(await quarantined(id)).toBe(true);
+    const [flagged] = await listFlaggedCodes(db());
+    expect(flagged).toMatchObject({ code, held: 0, signals: { blockedReferrersLastDay: 4, score: 12 } });
+  });
+
+  it('registrations from many networks and countries quarantine a code with places to spare', async () => {
+    const { id, code } = await insertCode(db(), { balance: 50 });
+    const countries = ['DE', 'FR', 'US', 'BR', 'IN'];
+    for (let i = 0; i < 10 && !(await quarantined(id)); i++) {
+      await register(code, { from: `198.51.${i}.7`, country: countries[i % countries.length] });
+    }
+    expect(await quarantined(id)).toBe(true);
+    const [flagged] = await listFlaggedCodes(db());
+    expect(flagged!.signals.networksLastDay).toBeGreaterThan(5);
+    expect(flagged!.signals.countriesLastDay).toBeGreaterThan(2);
+  });
+
+  it('counts near-miss codes typed against the code they miss by one character', async () => {
+    const { id } = await insertCode(db(), { code: 'ROSE-GARDEN-7', balance: 20 });
+    for (const typed of ['ROSE-GARDEN-8', 'ROSE-GARDEN-9', 'ROSE-GARDEM-7', 'ROSEGARDEN-7', 'ROSE-GARDEN-77', 'ORSE-GARDEN-7']) {
+      await graphql(api.yoga, CHECK_CODE, { variables: { registrationCode: typed } });
+    }
+    await graphql(api.yoga, CHECK_CODE, { variables: { registrationCode: 'TULIP-FIELD-1' } });
+    const signals = await db().selectFrom('code_signals').select(['kind', 'registration_code_id']).execute();
+    expect(signals).toEqual(Array(6).fill({ kind: 'near_miss', registration_code_id: id }));
+  });
+
+  it('the inviter\'s fresh private link registers as before; a link made before the quarantine is held', async () => {
+    const { id, code } = await insertCode(db(), { balance: 10 });
+    const before = createRegistrationLink({ publicUrl: 'https://club.example', code, secret: TEST_SECRET, now: new Date(Date.now() - 3_600_000) });
+    await db().updateTable('registration_codes').set({ quarantined_at: new Date(Date.now() - 60_000).toISOString() }).where('id', '=', id).execute();
+    const fresh = createRegistrationLink({ publicUrl: 'https://club.example', code, secret: TEST_SECRET });
+    const timestamp = (url: string) => new URL(url).searchParams.get('validityTimestamp');
+    expect((await register(code, { input: { validityTimestamp: timestamp(before.url) } })).outcome).toBe('PENDING_REVIEW');
+    expect((await register(code, { input: { validityTimestamp: timestamp(fresh.url) } })).outcome).toBe('FORM_FINISHED');
+    expect((await register(code)).outcome).toBe('PENDING_REVIEW');
+  });
+
+  it('the same address held twice is one held registration; an address already known is answered as before', async () => {
+    const { id, code } = await insertCode(db(), { balance: 10 });
+    const person = validInput(code).email;
+    expect((await register(code, { input: { email: person } })).outcome).toBe('FORM_FINISHED');
+    await db().updateTable('registration_codes').set({ quarantined_at: new Date().toISOString() }).where('id', '=', id).execute();
+    const held = uniqueEmail('held');
+    await register(code, { input: { email: held } });
+    await register(code, { input: { email: held } });
+    expect(await count('held_registrations')).toBe(1);
+    expect((await register(code, { input: { email: person } })).outcome).toBe('ACCOUNT_PENDING');
+  });
+
+  it('`code release`: the held registrations register (while places last), and the code starts afresh', async () => {
+    const { id, code } = await insertCode(db(), { balance: 3 });
+    await db().updateTable('registration_codes').set({ quarantined_at: new Date().toISOString() }).where('id', '=', id).execute();
+    for (let i = 0; i < 4; i++) expect((await register(code)).outcome).toBe('PENDING_REVIEW');
+    expect(await count('members', ['status', 'pending'])).toBe(0);
+
+    const released = await releaseCode({ db: db(), secret: TEST_SECRET, referrerBlocklist: [] }, code.toLowerCase());
+    expect(released).toEqual({ ok: true, value: { code, registered: 3, dropped: 1 } });
+    expect(await quarantined(id)).toBe(false);
+    expect(await count('members', ['status', 'pending'])).toBe(3);
+    expect(await count('email_outbox', ['template', 'activation'])).toBe(3);
+    expect(await count('held_registrations')).toBe(0);
+    // The signals before the release no longer count: the next visitor is not held.
+    expect(await releaseCode({ db: db(), secret: TEST_SECRET, referrerBlocklist: [] }, code)).toEqual({ ok: false, errors: [`${code} is not quarantined`] });
+  });
+
+  it('`code rotate`: a new code with the free places, the old one keeps its pending places, quarantined; the inviter gets the new link', async () => {
+    const { id, code } = await germanInviterCode(6);
+    for (let i = 0; i < 2; i++) await register(code);
+    const rotated = await rotateCode(db(), code);
+    if (!rotated.ok) throw new Error(rotated.errors.join());
+    expect(rotated.value).toMatchObject({ oldCode: code, balance: 4 });
+    const codes = await db().selectFrom('registration_codes').select(['code', 'balance', 'quarantined_at']).where('code', 'in', [code, rotated.value.newCode]).execute();
+    expect(codes.find((c) => c.code === code)).toMatchObject({ balance: 2, quarantined_at: expect.any(String) });
+    expect(codes.find((c) => c.code === rotated.value.newCode)).toMatchObject({ balance: 4, quarantined_at: null });
+    expect((await register(rotated.value.newCode)).outcome).toBe('FORM_FINISHED');
+    expect((await register(code)).outcome).toBe('PENDING_REVIEW');
+    const mail = (await deliverAll(db(), env, 4)).find((m) => m.subject === catalogs.de['email.privateLink.subject']);
+    expect(mail?.text).toContain(`rc=${rotated.value.newCode}&validityTimestamp=`);
+    expect(await rotateCode(db(), 'NO-SUCH-CODE')).toEqual({ ok: false, errors: ['no registration code NO-SUCH-CODE'] });
+    expect(id).toBeTruthy();
+  });
+
+  it('forgets signals and held registrations after 30 days (the retention pass)', async () => {
+    const { id } = await insertCode(db(), { balance: 5 });
+    const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    const recent = new Date().toISOString();
+    for (const [n, at] of [[1, old], [2, recent]] as const) {
+      await db().insertInto('code_signals').values({ id: randomUUID(), registration_code_id: id, kind: 'registration', network: null, country: null, created_at: at }).execute();
+      await db().insertInto('held_registrations').values({ id: randomUUID(), registration_code_id: id, email: `held-${n}@example.test`, language: 'en', submission: '{}', created_at: at }).execute();
+    }
+    expect(await pruneLeakRecords(db())).toEqual({ codeSignals: 1, heldRegistrations: 1 });
+    expect(await count('held_registrations')).toBe(1);
+  });
+});
