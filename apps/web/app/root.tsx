@@ -162,7 +162,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     startAnalytics({ cmpOnPage: cmp !== null, tagManagerScriptUrl });
   }, [cmp, tagManagerScriptUrl]);
   return (
-    <ExperimentsProvider data={loaderData.experiments} publicUrl={loaderData.publicUrl}>
+    <ExperimentsProvider data={loaderData.experiments}>
       <Outlet />
     </ExperimentsProvider>
   );

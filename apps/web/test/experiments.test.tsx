@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CONSENT_COOKIE, CONSENT_REVISION } from '../app/lib/consent-shared.ts';
 import { requestInfoContext, type RequestInfo } from '../app/lib/context.ts';
 import type { ExperimentsData } from '../app/lib/experiments-shared.ts';
-import { experimentsData, testingDisabled } from '../app/lib/experiments.server.ts';
+import { experimentsData, featureValues, testingDisabled } from '../app/lib/experiments.server.ts';
 import { ExperimentsProvider, useAbTestsLoading, useFeatureIsOn, useFeatureValue } from '../app/lib/experiments.tsx';
 import { testRequestExtras } from './support/request-info.ts';
 
@@ -63,10 +63,12 @@ function Probe() {
   return <p>{`${copy}|${onboarding}|${loading}`}</p>;
 }
 
-function render(data: ExperimentsData, url: string): string {
+/** The page as the server renders it: the root loader's values for this visitor and address, then the provider. */
+function render(inputs: Omit<ExperimentsData, 'values'>, url: string): string {
+  const values = featureValues(inputs.payload, { ...inputs, url: `https://club.example${url}` });
   return renderToString(
     <MemoryRouter initialEntries={[url]}>
-      <ExperimentsProvider data={data} publicUrl="https://club.example">
+      <ExperimentsProvider data={{ ...inputs, values }}>
         <Probe />
       </ExperimentsProvider>
     </MemoryRouter>,
@@ -74,7 +76,7 @@ function render(data: ExperimentsData, url: string): string {
 }
 
 describe('the server render', () => {
-  const base: ExperimentsData = { clientKey: 'k', payload, attributes: { acqAnonymousId: ID, applicationCountry: 'DE' }, enabled: true, anonymousIdStored: false };
+  const base: Omit<ExperimentsData, 'values'> = { clientKey: 'k', payload, attributes: { acqAnonymousId: ID, applicationCountry: 'DE' }, enabled: true, anonymousIdStored: false };
 
   it('renders the assigned variation, the forced one, and control with testing off; the loading flag is already cleared', () => {
     const assigned = render(base, '/');
