@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 /**
  * The browser's chunks (ADR 037): the framework (React, React DOM, React Router) in one chunk,
@@ -42,8 +42,24 @@ function shellName(): (id: string, ctx: ChunkingContext) => string | null {
   };
 }
 
+/**
+ * The browser gets its messages parsed (ADR 038), so FormatJS's message parser (and its number
+ * and date skeleton parser) stays on the server: in the client build the parser package
+ * resolves to its own parser-less entry.
+ */
+const PARSER = '@formatjs/icu-messageformat-parser';
+const noMessageParserInBrowser: Plugin = {
+  name: 'velvet:no-message-parser-in-browser',
+  enforce: 'pre',
+  applyToEnvironment: (environment) => environment.name === 'client',
+  resolveId(source, importer, options) {
+    if (source !== PARSER) return null;
+    return this.resolve(`${PARSER}/no-parser.js`, importer, { ...options, skipSelf: true });
+  },
+};
+
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [noMessageParserInBrowser, tailwindcss(), reactRouter()],
   build: { assetsInlineLimit: 0 },
   environments: {
     client: {

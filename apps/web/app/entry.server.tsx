@@ -4,7 +4,12 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server';
 import { RouterContextProvider, ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction } from 'react-router';
 import { requestInfoContext, type RequestInfo } from './lib/context.ts';
+import { provideServerMessages } from './lib/messages.ts';
+import { serverMessages } from './lib/messages.server.ts';
 import { NonceContext } from './lib/nonce.ts';
+
+// The whole catalogs live on the server; pages carry what they render (ADR 038).
+provideServerMessages(serverMessages);
 
 export const streamTimeout = 5_000;
 

@@ -11,6 +11,8 @@ import express, { type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { RouterContextProvider, ServerBuild } from 'react-router';
 import type { RequestInfo } from '../app/lib/context.ts';
+import { isLocale } from '@velvet/i18n/locales';
+import { catalogJson, clientCatalogVersion } from '../app/lib/messages.server.ts';
 import { sameSitePath } from '../app/lib/same-site-path.ts';
 import { cmpStatic, entranceRouter } from './entrance.ts';
 import { lastResortErrorPage, malformedPaths } from './error-pages.ts';
@@ -108,6 +110,14 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
       ...(env.GTM_CONTAINER_ID ? { gtmContainerId: env.GTM_CONTAINER_ID } : {}),
       acqBackendGraphqlURL: env.ACQ_BACKEND_GRAPHQL_URL,
     });
+  });
+
+  /** A language's whole client catalog, parsed (ADR 038): pages bring only what they render, and fetch this after hydration. */
+  app.get('/messages/:file', (req, res, next) => {
+    const locale = /^([a-z]{2})\.json$/.exec(req.params.file)?.[1];
+    if (!locale || !isLocale(locale)) return next();
+    res.setHeader('Cache-Control', req.query.v === clientCatalogVersion() ? 'public, max-age=31536000, immutable' : 'no-cache');
+    res.type('application/json').send(catalogJson(locale));
   });
 
   /** The client's last-resort hard redirect targets /acquisition/…: serve it from the root. */

@@ -1,10 +1,14 @@
-/** The part of a language's catalog the browser needs (email and API texts stay on the server). */
+/** The part of a language's catalog the browser needs (email and API texts stay on the server), as the page gets it (ADR 038). */
+import { createHash } from 'node:crypto';
+import { parse } from '@formatjs/icu-messageformat-parser';
 import { messagesFor } from '@velvet/i18n/catalogs';
-import type { Locale } from '@velvet/i18n/locales';
+import { LOCALES, type Locale } from '@velvet/i18n/locales';
+import { ALWAYS_SENT_PREFIXES, type PagePayload, type ParsedMessages, type ServerMessages } from './messages.ts';
 
 // cmp.*: the consent script carries its own texts (ADR 011).
 const SERVER_ONLY_PREFIXES = ['email.', 'api.', 'cmp.'];
 const clientCatalogs = new Map<Locale, Record<string, string>>();
+const parsedCatalogs = new Map<Locale, ParsedMessages>();
 
 export function clientMessages(locale: Locale): Record<string, string> {
   let messages = clientCatalogs.get(locale);
@@ -16,3 +20,54 @@ export function clientMessages(locale: Locale): Record<string, string> {
   }
   return messages;
 }
+
+/** The client catalog parsed into FormatJS's message trees: the browser formats them without a parser. */
+export function parsedClientMessages(locale: Locale): ParsedMessages {
+  let parsed = parsedCatalogs.get(locale);
+  if (!parsed) {
+    parsed = Object.fromEntries(Object.entries(clientMessages(locale)).map(([key, message]) => [key, parse(message)]));
+    parsedCatalogs.set(locale, parsed);
+  }
+  return parsed;
+}
+
+const catalogBodies = new Map<Locale, string>();
+
+/** The body of GET /messages/<locale>.json (server/app.ts). */
+export function catalogJson(locale: Locale): string {
+  let body = catalogBodies.get(locale);
+  if (!body) {
+    body = JSON.stringify(parsedClientMessages(locale));
+    catalogBodies.set(locale, body);
+  }
+  return body;
+}
+
+let catalogVersion: string | undefined;
+
+/** Changes whenever any client text changes: the catalog's address carries it, so browsers may cache it for good. */
+export function clientCatalogVersion(): string {
+  catalogVersion ??= createHash('sha256')
+    .update(JSON.stringify(LOCALES.map((locale) => clientMessages(locale))))
+    .digest('base64url')
+    .slice(0, 12);
+  return catalogVersion;
+}
+
+/** JSON that is safe inside a <script> element (no "</script>", no line separators JavaScript would choke on). */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+export const serverMessages: ServerMessages = {
+  catalog: clientMessages,
+  pageBlock(locale, ids) {
+    const all = parsedClientMessages(locale);
+    const wanted = new Set(ids);
+    const messages: ParsedMessages = {};
+    for (const key of Object.keys(all).sort()) {
+      if (wanted.has(key) || ALWAYS_SENT_PREFIXES.some((prefix) => key.startsWith(prefix))) messages[key] = all[key]!;
+    }
+    return scriptSafeJson({ locale, version: clientCatalogVersion(), messages } satisfies PagePayload);
+  },
+};
