@@ -22,7 +22,7 @@ import { startAnalytics } from './lib/analytics.ts';
 import { consentPage } from './lib/consent.server.ts';
 import { consentModeSnippet } from './lib/consent-shared.ts';
 import { identifiedCustomer } from './lib/auth-cookie.server.ts';
-import { localeContext, pageLoadContext, requestInfoContext } from './lib/context.ts';
+import { localeContext, pageLoadContext, presetExperimentsContext, requestInfoContext } from './lib/context.ts';
 import { ERROR_REPORTING_META } from './lib/error-reporting.ts';
 import { ExperimentsProvider } from './lib/experiments.tsx';
 import { experimentsData } from './lib/experiments.server.ts';
@@ -111,7 +111,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       webView: (({ active, returnUrl }) => ({ active, returnUrl }))(webViewFromRequest(request, context)),
       // Consent records expire by the real clock, not the calendar's (ADR 021).
       consent: consentPage(request, context, new Date(), await identifiedCustomer(request, context)),
-      experiments: await experimentsData(request, context),
+      experiments: context.get(presetExperimentsContext) ?? (await experimentsData(request, context)),
       errorReporting: info.errors.browserEndpoint ? { endpoint: info.errors.browserEndpoint, environment: info.environment } : null,
     } satisfies RootData,
     // An unprefixed page speaks the visitor's language: caches must keep the variants apart.

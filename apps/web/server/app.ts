@@ -21,6 +21,7 @@ import type { WebErrorReporting } from './error-reports.ts';
 import { createFeatureRelay } from './features.ts';
 import type { FeatureRelay } from './features.ts';
 import { ENTRANCE_BODY_BYTES } from './entrance.ts';
+import { PageCache } from './page-cache.ts';
 import { pageHandler } from './pages.ts';
 import { sameSiteRedirects } from './redirects.ts';
 import { readBodies } from './request-body.ts';
@@ -139,6 +140,7 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     pageHandler({
       build,
       mode: env.NODE_ENV === 'production' ? 'production' : 'development',
+      cache: env.NODE_ENV === 'production' ? new PageCache() : undefined,
       getLoadContext: async (req: Request, res: Response) => {
         const { entry } = typeof build === 'function' ? await build() : build;
         return (entry.module as unknown as LoadContextEntry).createLoadContext({

@@ -3,6 +3,7 @@ import { createContext } from 'react-router';
 import type { Locale, Prefix } from '@velvet/i18n/locales';
 import type { FeaturePayload } from '@velvet/features/definitions';
 import type { CaptureOptions } from '@velvet/error-reporting/reporter';
+import type { ExperimentsData } from './experiments-shared.ts';
 
 export interface RequestInfo {
   /** CSP nonce for this response's inline scripts. */
@@ -74,3 +75,6 @@ export interface PageLoadInfo {
 }
 
 export const pageLoadContext = createContext<PageLoadInfo>();
+
+/** The experiments data a cacheable page is rendered with, chosen with its cache key (ADR 039); the root loader uses it. */
+export const presetExperimentsContext = createContext<ExperimentsData | null>(null);
