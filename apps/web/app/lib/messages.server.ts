@@ -59,15 +59,27 @@ export function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
+/** The data blocks already written, by language and ids: a page formats the same ids every time. */
+const blocks = new Map<string, string>();
+const MAX_BLOCKS = 500;
+
 export const serverMessages: ServerMessages = {
-  catalog: clientMessages,
+  catalog: parsedClientMessages,
   pageBlock(locale, ids) {
-    const all = parsedClientMessages(locale);
-    const wanted = new Set(ids);
-    const messages: ParsedMessages = {};
-    for (const key of Object.keys(all).sort()) {
-      if (wanted.has(key) || ALWAYS_SENT_PREFIXES.some((prefix) => key.startsWith(prefix))) messages[key] = all[key]!;
+    const wanted = [...ids].sort();
+    const key = `${locale}\n${wanted.join('\n')}`;
+    let block = blocks.get(key);
+    if (block === undefined) {
+      const all = parsedClientMessages(locale);
+      const messages: ParsedMessages = {};
+      const sent = new Set(wanted);
+      for (const id of Object.keys(all).sort()) {
+        if (sent.has(id) || ALWAYS_SENT_PREFIXES.some((prefix) => id.startsWith(prefix))) messages[id] = all[id]!;
+      }
+      block = scriptSafeJson({ locale, version: clientCatalogVersion(), messages } satisfies PagePayload);
+      if (blocks.size >= MAX_BLOCKS) blocks.clear();
+      blocks.set(key, block);
     }
-    return scriptSafeJson({ locale, version: clientCatalogVersion(), messages } satisfies PagePayload);
+    return block;
   },
 };

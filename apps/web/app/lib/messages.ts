@@ -28,7 +28,8 @@ export interface PagePayload {
 
 /** The server's side, provided by entry.server.tsx (server-only code the page cannot import). */
 export interface ServerMessages {
-  catalog(locale: Locale): Record<string, string>;
+  /** The whole client catalog, parsed (the literal messages then need no formatting at all). */
+  catalog(locale: Locale): ParsedMessages;
   /** The data block's text: the recorded ids and the always-sent ones, parsed; safe inside <script>. */
   pageBlock(locale: Locale, ids: Iterable<string>): string;
 }
@@ -45,7 +46,7 @@ export function onServer(): ServerMessages {
 }
 
 /** A catalog that notes every id a render asks for (formatMessage checks hasOwnProperty, then reads). */
-export function recording(catalog: Record<string, string>, used: Set<string>): Record<string, string> {
+export function recording<T extends Messages>(catalog: T, used: Set<string>): T {
   const note = (key: string | symbol) => {
     if (typeof key === 'string' && Object.prototype.hasOwnProperty.call(catalog, key)) used.add(key);
   };
