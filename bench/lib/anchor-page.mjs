@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { measureFirstLoad } from './assets.mjs';
 import { pathWithThisNode } from './product.mjs';
@@ -58,7 +59,7 @@ function cacheKey(root, source) {
  * @param {string} root repository root
  * @returns {{ buildDir: string, built: boolean }}
  */
-export function ensureAnchorBuild(root) {
+function ensureAnchorBuild(root) {
   const source = path.join(root, 'bench/anchor');
   const cacheRoot = path.join(root, 'node_modules/.cache/velvet-bench/anchor');
   const buildDir = path.join(cacheRoot, cacheKey(root, source));
@@ -81,13 +82,15 @@ const TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/wo
 /**
  * Serves a React Router build (static files from client/, everything else through the
  * framework's request listener) on 127.0.0.1 and an ephemeral port.
+ * @param {string} root repository root
  * @param {string} buildDir
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
-async function serveBuild(buildDir) {
+async function serveBuild(root, buildDir) {
   const build = await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href);
-  // Resolved from the repository's node_modules, like the build's own imports.
-  const { createRequestListener } = await import('@react-router/node');
+  // The framework's Node adapter, as the anchor's package.json names it (resolved from bench/anchor).
+  const adapter = createRequire(path.join(root, 'bench/anchor/package.json')).resolve('@react-router/node');
+  const { createRequestListener } = await import(pathToFileURL(adapter).href);
   const listener = createRequestListener({ build, mode: 'production' });
   const clientDir = path.join(buildDir, 'client');
   const server = createServer((request, response) => {
@@ -115,7 +118,7 @@ async function serveBuild(buildDir) {
  */
 export async function measureAnchorPage(root) {
   const { buildDir, built } = ensureAnchorBuild(root);
-  const served = await serveBuild(buildDir);
+  const served = await serveBuild(root, buildDir);
   try {
     const weight = await measureFirstLoad(`${served.url}/`);
     const js = weight.assets.filter((a) => a.kind === 'js');

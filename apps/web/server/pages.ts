@@ -26,7 +26,7 @@ interface CacheEntry {
   ): Promise<{ key: string; experiments: { attributes: { acqAnonymousId: string } }; calendarValidUntil: number; renderedSessionId(): string } | null>;
 }
 
-export const PAGE_CACHE_HEADER = 'x-page-cache';
+const PAGE_CACHE_HEADER = 'x-page-cache';
 
 function requestHeaders(req: express.Request): Headers {
   const headers = new Headers();

@@ -22,7 +22,7 @@ export function clientMessages(locale: Locale): Record<string, string> {
 }
 
 /** The client catalog parsed into FormatJS's message trees: the browser formats them without a parser. */
-export function parsedClientMessages(locale: Locale): ParsedMessages {
+function parsedClientMessages(locale: Locale): ParsedMessages {
   let parsed = parsedCatalogs.get(locale);
   if (!parsed) {
     parsed = Object.fromEntries(Object.entries(clientMessages(locale)).map(([key, message]) => [key, parse(message)]));
@@ -55,7 +55,7 @@ export function clientCatalogVersion(): string {
 }
 
 /** JSON that is safe inside a <script> element (no "</script>", no line separators JavaScript would choke on). */
-export function scriptSafeJson(value: unknown): string {
+function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 

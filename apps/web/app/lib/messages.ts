@@ -17,7 +17,7 @@ export const PAGE_MESSAGES_ID = 'page-messages';
 /** Always in the page, whatever its first render formatted. */
 export const ALWAYS_SENT_PREFIXES = ['meta.', 'validation.', 'error.'];
 /** The whole client catalog of a language (served by the web server, server/app.ts). */
-export const catalogPath = (locale: Locale, version: string) => `/messages/${locale}.json?v=${version}`;
+const catalogPath = (locale: Locale, version: string) => `/messages/${locale}.json?v=${version}`;
 
 /** What the server hands the page: its language, the catalog's version, its messages. */
 export interface PagePayload {
@@ -94,10 +94,6 @@ export function browserMessages(locale: Locale): ParsedMessages {
   if (loaded) return loaded;
   const own = pagePayload();
   return own?.locale === locale ? own.messages : {};
-}
-
-export function catalogLoaded(locale: Locale): boolean {
-  return catalogs.has(locale);
 }
 
 /** The messages of `locale` wherever this runs: the server's whole catalog, or what the browser has so far. */
