@@ -181,10 +181,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** The page's messages as a JSON data block (not run; the CSP needs no nonce for it), written after the page so it holds every id the page formatted. */
+/** The page's messages as a JSON data block (never run), written after the page so it holds every id the page formatted. */
 function PageMessages({ locale, used }: { locale: RootData['locale']; used: Set<string> }) {
+  const nonce = useNonce();
   const text = typeof window === 'undefined' ? onServer().pageBlock(locale, used) : pageBlockText();
-  return <script type="application/json" id={PAGE_MESSAGES_ID} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: text }} />;
+  // The nonce too, like every script element of the page (it is never run).
+  return <script type="application/json" id={PAGE_MESSAGES_ID} nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: text }} />;
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {

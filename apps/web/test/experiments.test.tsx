@@ -64,11 +64,11 @@ function Probe() {
 }
 
 /** The page as the server renders it: the root loader's values for this visitor and address, then the provider. */
-function render(inputs: Omit<ExperimentsData, 'values'>, url: string): string {
-  const values = featureValues(inputs.payload, { ...inputs, url: `https://club.example${url}` });
+function render(inputs: Omit<ExperimentsData, 'values' | 'assignments'>, url: string): string {
+  const evaluated = featureValues(inputs.payload, { ...inputs, url: `https://club.example${url}` });
   return renderToString(
     <MemoryRouter initialEntries={[url]}>
-      <ExperimentsProvider data={{ ...inputs, values }}>
+      <ExperimentsProvider data={{ ...inputs, ...evaluated }}>
         <Probe />
       </ExperimentsProvider>
     </MemoryRouter>,
@@ -76,7 +76,7 @@ function render(inputs: Omit<ExperimentsData, 'values'>, url: string): string {
 }
 
 describe('the server render', () => {
-  const base: Omit<ExperimentsData, 'values'> = { clientKey: 'k', payload, attributes: { acqAnonymousId: ID, applicationCountry: 'DE' }, enabled: true, anonymousIdStored: false };
+  const base: Omit<ExperimentsData, 'values' | 'assignments'> = { clientKey: 'k', payload, attributes: { acqAnonymousId: ID, applicationCountry: 'DE' }, enabled: true, anonymousIdStored: false };
 
   it('renders the assigned variation, the forced one, and control with testing off; the loading flag is already cleared', () => {
     const assigned = render(base, '/');
@@ -86,6 +86,13 @@ describe('the server render', () => {
     expect(render({ ...base, enabled: false }, '/?top-banner-copy=1')).toContain('<p>control|true|false</p>');
     // The same inputs always give the same answer (the browser hydrates with them).
     expect(render(base, '/')).toBe(assigned);
+  });
+
+  it('notes the experiment a feature puts the visitor in, as GrowthBook would track it; none when forced or with testing off', () => {
+    const assigned = featureValues(payload, { ...base, url: 'https://club.example/' });
+    expect(assigned.assignments['top-banner-copy']).toEqual({ experimentId: 'top-banner-copy', variationId: expect.any(String) });
+    expect(featureValues(payload, { ...base, url: 'https://club.example/?top-banner-copy=1' }).assignments).toEqual({});
+    expect(featureValues(payload, { ...base, enabled: false, url: 'https://club.example/' }).assignments).toEqual({});
   });
 
   it('falls back outside the provider (error pages)', () => {

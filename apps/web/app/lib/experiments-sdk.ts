@@ -22,6 +22,7 @@ import {
 import { track } from './analytics.ts';
 import { consentState, subscribeConsent } from './consent.ts';
 import { reportError } from './error-reporting.ts';
+import { firstAssignment } from './experiments.tsx';
 import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_MAX_AGE_SECONDS, type ExperimentsData } from './experiments-shared.ts';
 
 const INIT_FAILURE_MESSAGE = 'Failed to initialize Growthbook:';
@@ -73,6 +74,7 @@ export function browserExperiments(data: ExperimentsData, loading: { end(why: 'r
     ...(data.enabled
       ? {
           trackingCallback: (experiment, result) => {
+            if (!firstAssignment(experiment.key, result.key)) return;
             track({ event: 'assign_experiment', experiment_id: experiment.key, variation_id: result.key, acq_anonymous_id: acqAnonymousId });
           },
         }

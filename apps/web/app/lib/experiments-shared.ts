@@ -21,4 +21,16 @@ export interface ExperimentsData {
    * these; the browser loads the SDK only after hydration (ADR 037).
    */
   values: Record<string, JsonValue>;
+  /**
+   * The experiments GrowthBook puts the visitor in while evaluating those values, by feature
+   * (what its trackingCallback would report): the page tracks `assign_experiment` for the ones
+   * its components evaluate, from the first render on, before the SDK is there.
+   */
+  assignments: Record<string, Assignment>;
+}
+
+/** An experiment and the variation a visitor is in (spec §3: assign_experiment). */
+export interface Assignment {
+  experimentId: string;
+  variationId: string;
 }

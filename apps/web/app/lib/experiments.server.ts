@@ -16,7 +16,7 @@ import type { RouterContextProvider } from 'react-router';
 import { applicationCountry } from './consent.server.ts';
 import { choiceFromCookie } from './consent-shared.ts';
 import { requestInfoContext } from './context.ts';
-import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_PATTERN, type ExperimentsData } from './experiments-shared.ts';
+import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_PATTERN, type Assignment, type ExperimentsData } from './experiments-shared.ts';
 import { readCookie } from './i18n.ts';
 
 export function testingDisabled(url: URL): boolean {
@@ -43,21 +43,31 @@ export async function experimentsData(request: Request, context: Readonly<Router
     attributes,
     enabled,
     anonymousIdStored: usable,
-    values: featureValues(payload, { clientKey: info.features.clientKey, attributes, enabled, url: `${info.publicUrl}${url.pathname}${url.search}` }),
+    ...featureValues(payload, { clientKey: info.features.clientKey, attributes, enabled, url: `${info.publicUrl}${url.pathname}${url.search}` }),
   };
 }
 
 /**
  * Every feature of the payload, evaluated as the browser's SDK will: the same attributes and
- * the page's address (for ?KEY=N forcing), no tracking (the browser tracks), no stream.
+ * the page's address (for ?KEY=N forcing), no stream; what the SDK would track is noted per
+ * feature (the browser tracks it when a component evaluates the feature).
  */
 export function featureValues(
   payload: FeaturePayload,
   options: { clientKey: string; attributes: Record<string, string>; enabled: boolean; url: string },
-): Record<string, JsonValue> {
-  const growthbook = new GrowthBook({ clientKey: options.clientKey, attributes: { ...options.attributes }, enabled: options.enabled, url: options.url });
+): Pick<ExperimentsData, 'values' | 'assignments'> {
+  const assignments: Record<string, Assignment> = {};
+  const growthbook = new GrowthBook({
+    clientKey: options.clientKey,
+    attributes: { ...options.attributes },
+    enabled: options.enabled,
+    url: options.url,
+    trackingCallback: (experiment, result) => {
+      if (result.featureId) assignments[result.featureId] = { experimentId: experiment.key, variationId: result.key };
+    },
+  });
   growthbook.initSync({ payload: payload as unknown as FeatureApiResponse });
   const values = Object.fromEntries(Object.keys(payload.features).map((key) => [key, growthbook.getFeatureValue(key, null as never) as JsonValue]));
   growthbook.destroy();
-  return values;
+  return { values, assignments };
 }
