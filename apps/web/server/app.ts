@@ -97,7 +97,10 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
 
   if (clientDir) {
     app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
-    app.use(express.static(clientDir, { maxAge: '1h', index: false }));
+    // The public files (favicon.svg…): only addresses with a file extension look there, so a page
+    // costs no file-system lookup (and no 404 error object) on its way to React Router or the page cache.
+    const publicFiles = express.static(clientDir, { maxAge: '1h', index: false });
+    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   }
 
   /** Spec §7.7: the consent script and its stylesheet (ADR 011). */

@@ -23,7 +23,7 @@ interface CacheEntry {
   pageCacheKey(
     request: Request,
     context: RouterContextProvider,
-  ): Promise<{ key: string; experiments: { attributes: { acqAnonymousId: string } }; calendarValidUntil: number; renderedSessionId(): string } | null>;
+  ): Promise<{ key: string; experiments: { attributes: { acqAnonymousId: string } }; calendarValidUntil(): number; renderedSessionId(): string } | null>;
 }
 
 const PAGE_CACHE_HEADER = 'x-page-cache';
@@ -112,7 +112,7 @@ export function pageHandler({ build, mode, getLoadContext, cache }: PageHandlerO
       // The visitor gets the stream as it renders; the cache gets the whole page once it is complete.
       const [toVisitor, toCache] = response.body.tee();
       void new Response(toCache).text().then(
-        (body) => cache.set(cacheKey.key, { status: response.status, headers: response.headers, body }, { ...values, sessionId: cacheKey.renderedSessionId() }, cacheKey.calendarValidUntil),
+        (body) => cache.set(cacheKey.key, { status: response.status, headers: response.headers, body }, { ...values, sessionId: cacheKey.renderedSessionId() }, cacheKey.calendarValidUntil()),
         () => undefined,
       );
       await sendResponse(res, new Response(toVisitor, { status: response.status, statusText: response.statusText, headers: response.headers }));

@@ -16,7 +16,6 @@ import { isbot } from 'isbot';
 import type { RouterContextProvider } from 'react-router';
 import type { FeaturePayload } from '@velvet/features/definitions';
 import { clubDay, startOfClubDay } from './club-time.ts';
-import { applicationCountry } from './consent.server.ts';
 import { cacheBuster } from './consent-shared.ts';
 import { pageLoadContext, presetExperimentsContext, requestInfoContext } from './context.ts';
 import { experimentsData } from './experiments.server.ts';
@@ -28,8 +27,8 @@ export interface PageCacheKey {
   key: string;
   /** The inputs of the render (the root loader uses them, `presetExperimentsContext`); a hit carries their anonymous id. */
   experiments: ExperimentsData;
-  /** The calendar instant (ms) from which the page looks different. */
-  calendarValidUntil: number;
+  /** The calendar instant (ms) from which the page looks different (asked when the page is stored). */
+  calendarValidUntil(): number;
   /** After the render: its page-load id (cut out of the stored page, like the nonce). */
   renderedSessionId(): string;
 }
@@ -71,18 +70,17 @@ export async function pageCacheKey(request: Request, context: RouterContextProvi
     url.pathname,
     locale,
     userAgent && isbot(userAgent) ? 'bot' : 'browser',
-    applicationCountry(request, info.trustedCountryHeader),
+    experiments.attributes.applicationCountry,
     cacheBuster(new Date()),
     revisionOf(await info.features.payload()),
     experiments.enabled ? 'on' : 'off',
     JSON.stringify(experiments.values),
   ].join('\n');
-  const nextYear = startOfClubDay({ year: clubDay(now).year + 1, month: 1, day: 1 });
   context.set(presetExperimentsContext, experiments);
   return {
     key,
     experiments,
-    calendarValidUntil: Math.min(nextBannerChange(now), nextYear),
+    calendarValidUntil: () => Math.min(nextBannerChange(now), startOfClubDay({ year: clubDay(now).year + 1, month: 1, day: 1 })),
     renderedSessionId: () => context.get(pageLoadContext).sessionId,
   };
 }
