@@ -28,8 +28,8 @@ type Slot = keyof PageSlots;
 interface Entry {
   status: number;
   headers: [string, string][];
-  /** The HTML around the slots: parts[0] slot[0] parts[1] slot[1] … parts[n]. */
-  parts: string[];
+  /** The HTML around the slots, encoded once: parts[0] slot[0] parts[1] slot[1] … parts[n]. */
+  parts: Buffer[];
   slots: Slot[];
   storedAt: number;
   calendarValidUntil: number;
@@ -90,7 +90,7 @@ export class PageCache {
   }
 
   /** The cached response for `key` with this response's values filled in, or null. */
-  get(key: string, values: Omit<PageSlots, 'sessionId'>): { status: number; headers: [string, string][]; body: string } | null {
+  get(key: string, values: Omit<PageSlots, 'sessionId'>): { status: number; headers: [string, string][]; body: Buffer } | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
     if (this.clock() - entry.storedAt >= this.maxAgeMs || values.now >= entry.calendarValidUntil) {
@@ -100,7 +100,10 @@ export class PageCache {
     // Most recently used last: the first entry is the one to drop.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return { status: entry.status, headers: entry.headers, body: fromTemplate(entry.parts, entry.slots, { ...values, sessionId: randomUUID() }) };
+    const filled: PageSlots = { ...values, sessionId: randomUUID() };
+    const chunks: Buffer[] = [entry.parts[0]!];
+    for (let i = 0; i < entry.slots.length; i++) chunks.push(Buffer.from(String(filled[entry.slots[i]!])), entry.parts[i + 1]!);
+    return { status: entry.status, headers: entry.headers, body: Buffer.concat(chunks) };
   }
 
   /** Keeps a complete response rendered with `values` under `key`, if it may be kept. */
@@ -111,7 +114,8 @@ export class PageCache {
     // A page without its nonce was not rendered the usual way: not one to repeat.
     if (!slots.includes('nonce')) return false;
     this.entries.delete(key);
-    this.entries.set(key, { status: response.status, headers: [...response.headers.entries()], parts, slots, storedAt: this.clock(), calendarValidUntil });
+    const headers = [...response.headers.entries()].filter(([name]) => name !== 'content-length' && name !== 'transfer-encoding');
+    this.entries.set(key, { status: response.status, headers, parts: parts.map((part) => Buffer.from(part)), slots, storedAt: this.clock(), calendarValidUntil });
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     return true;
   }

@@ -87,12 +87,13 @@ describe('the stored page', () => {
     expect(cache.set('k', html(), VALUES, VALUES.now + 60_000)).toBe(true);
     const first = cache.get('k', { nonce: 'n1', anonymousId: 'a1', now: VALUES.now + 1 })!;
     const second = cache.get('k', { nonce: 'n2', anonymousId: 'a2', now: VALUES.now + 2 })!;
-    expect(first.body).toContain('nonce="n1"');
-    expect(first.body).toContain(`"a1",${VALUES.now + 1},`);
-    expect(second.body).toContain('nonce="n2"');
-    const session = (body: string) => /content="([^"]+)"/.exec(body)![1];
-    expect(session(first.body)).not.toBe(session(second.body));
-    expect(session(first.body)).not.toBe(VALUES.sessionId);
+    const body = (answer: { body: Buffer }) => answer.body.toString('utf8');
+    expect(body(first)).toContain('nonce="n1"');
+    expect(body(first)).toContain(`"a1",${VALUES.now + 1},`);
+    expect(body(second)).toContain('nonce="n2"');
+    const session = (answer: { body: Buffer }) => /content="([^"]+)"/.exec(body(answer))![1];
+    expect(session(first)).not.toBe(session(second));
+    expect(session(first)).not.toBe(VALUES.sessionId);
     expect(first.headers).toContainEqual(['content-type', 'text/html; charset=utf-8']);
 
     expect(cache.get('k', { nonce: 'n', anonymousId: 'a', now: VALUES.now + 60_000 })).toBeNull();
