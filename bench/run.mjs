@@ -15,6 +15,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureAnchorPage, printAnchorComparison } from './lib/anchor-page.mjs';
 import { measureFirstLoad } from './lib/assets.mjs';
 import { kb, num, printTable } from './lib/format.mjs';
 import { load, warmUp } from './lib/load.mjs';
@@ -125,6 +126,7 @@ async function main() {
   try {
     // 1. First-load weight.
     const weight = await measureFirstLoad(landingUrl);
+    const anchor = await measureAnchorPage(root);
 
     // 2. SSR against the same bytes as a static file (same server, same middleware, no rendering).
     console.log('Load runs:');
@@ -182,7 +184,7 @@ async function main() {
     const rcResolved = Boolean(details.invitorName && rcPage.includes(details.invitorName));
     const withCode = await load$(`SSR /?rc=${REGISTRATION_CODE}`, { url: rcUrl, connections: settings.webConnections, duration: settings.duration });
 
-    report({ startedAt, machine, builtAt, weight, ssr, staticFile, api, apiCheck, withCode, rcResolved });
+    report({ startedAt, machine, builtAt, weight, anchor, ssr, staticFile, api, apiCheck, withCode, rcResolved });
   } catch (error) {
     const tail = product.logTail().trim();
     if (tail) console.error(`\nLast output of the product:\n${tail}\n`);
@@ -196,11 +198,12 @@ async function main() {
 /**
  * Prints the tables (and writes the JSON file with --json).
  * @param {{ startedAt: Date, machine: ReturnType<typeof machineInfo>, builtAt: string, weight: Awaited<ReturnType<typeof measureFirstLoad>>,
+ *   anchor: Awaited<ReturnType<typeof measureAnchorPage>>,
  *   ssr: import('./lib/load.mjs').LoadResult, staticFile: import('./lib/load.mjs').LoadResult,
  *   api: import('./lib/load.mjs').LoadResult, apiCheck: { responses: number, rateLimited: number, unexpected: number, sample: string },
  *   withCode: import('./lib/load.mjs').LoadResult, rcResolved: boolean }} r
  */
-function report({ startedAt, machine, builtAt, weight, ssr, staticFile, api, apiCheck, withCode, rcResolved }) {
+function report({ startedAt, machine, builtAt, weight, anchor, ssr, staticFile, api, apiCheck, withCode, rcResolved }) {
   const byKind = (/** @type {string} */ kind) => weight.assets.filter((a) => a.kind === kind);
   const sum = (/** @type {{ raw: number, gzip: number }[]} */ list, /** @type {'raw' | 'gzip'} */ key) => list.reduce((total, a) => total + a[key], 0);
   const js = byKind('js');
@@ -219,6 +222,7 @@ function report({ startedAt, machine, builtAt, weight, ssr, staticFile, api, api
     ],
   );
   console.log(`  JS + CSS gzipped: ${kb(sum(js, 'gzip') + sum(css, 'gzip'))} (${num(sum(js, 'gzip') + sum(css, 'gzip'))} bytes)`);
+  const jsAnchor = printAnchorComparison(weight, anchor, kb);
   console.log(`  Inline <script> in the HTML (hydration data, manifest; not counted as JS above): ${kb(weight.inlineScriptBytes)} raw`);
   console.log('\n  Biggest JavaScript chunks');
   printTable(
@@ -280,6 +284,7 @@ function report({ startedAt, machine, builtAt, weight, ssr, staticFile, api, api
       machine,
       builtAt,
       settings,
+      jsAnchor,
       landingWeight: {
         url: '/',
         js: { files: js.length, raw: sum(js, 'raw'), gzip: sum(js, 'gzip') },

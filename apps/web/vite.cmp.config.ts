@@ -27,6 +27,14 @@ function html(message: string): string {
     .join('');
 }
 
+/** A text's sentences, each in a span of its own (cmp.css shows them as blocks). */
+function sentences(text: string): string {
+  return text
+    .split(/(?<=[.!?])\s+/)
+    .map((sentence) => `<span>${sentence}</span>`)
+    .join(' ');
+}
+
 function translationsFor(locale: string) {
   const catalog = JSON.parse(readFileSync(path.join(here, `../../packages/i18n/catalogs/${locale}.json`), 'utf8')) as Record<string, string>;
   const t = (key: string) => {
@@ -38,8 +46,10 @@ function translationsFor(locale: string) {
     consentModal: {
       label: t('cmp.consent.label'),
       title: t('cmp.consent.title'),
-      // Two blocks: easier to read, and neither outgrows the page's hero text as the largest paint on phones.
-      description: `<span class="cm__desc-lead">${t('cmp.consent.description')}</span><span class="cm__desc-more">${t('cmp.consent.more')}</span>`,
+      // Two blocks: easier to read, and neither outgrows the page's hero text as the largest paint on phones;
+      // the lead's sentences in blocks of their own so that no one of them outgrows the heading of a
+      // form page either (ADR 037).
+      description: `<span class="cm__desc-lead">${sentences(t('cmp.consent.description'))}</span><span class="cm__desc-more">${t('cmp.consent.more')}</span>`,
       acceptAllBtn: t('cmp.acceptAll'),
       acceptNecessaryBtn: t('cmp.rejectAll'),
       showPreferencesBtn: t('cmp.consent.preferences'),

@@ -23,8 +23,7 @@ try {
   });
 } catch (error) {
   console.error('Error while mounting app:', error);
-  reportError(error, { message: 'Error while mounting app:', level: 'fatal' });
-  // The router itself failed: the server-rendered page stays usable, but send the
-  // visitor somewhere that works without the client router (spec §2).
-  window.location.replace('/acquisition/error/404');
+  // The router itself failed: the server-rendered page stays usable, but send the visitor
+  // somewhere that works without the client router (spec §2), once the report is on its way.
+  void reportError(error, { message: 'Error while mounting app:', level: 'fatal' }).finally(() => window.location.replace('/acquisition/error/404'));
 }

@@ -4,7 +4,14 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server';
 import { RouterContextProvider, ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction } from 'react-router';
 import { requestInfoContext, type RequestInfo } from './lib/context.ts';
+import { provideServerMessages } from './lib/messages.ts';
+export { pageCacheKey } from './lib/page-cache.server.ts';
+import { serverMessages } from './lib/messages.server.ts';
+import { lowPriorityModulePreloads } from './lib/module-preloads.server.ts';
 import { NonceContext } from './lib/nonce.ts';
+
+// The whole catalogs live on the server; pages carry what they render (ADR 038).
+provideServerMessages(serverMessages);
 
 export const streamTimeout = 5_000;
 
@@ -44,7 +51,7 @@ export default function handleRequest(
           });
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
           pipe(body);
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          resolve(new Response(createReadableStreamFromReadable(body.pipe(lowPriorityModulePreloads())), { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {
           reject(error);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import {
   Links,
   Meta,
@@ -22,16 +22,26 @@ import { startAnalytics } from './lib/analytics.ts';
 import { consentPage } from './lib/consent.server.ts';
 import { consentModeSnippet } from './lib/consent-shared.ts';
 import { identifiedCustomer } from './lib/auth-cookie.server.ts';
-import { localeContext, pageLoadContext, requestInfoContext } from './lib/context.ts';
+import { localeContext, pageLoadContext, presetExperimentsContext, requestInfoContext } from './lib/context.ts';
 import { ERROR_REPORTING_META } from './lib/error-reporting.ts';
 import { ExperimentsProvider } from './lib/experiments.tsx';
 import { experimentsData } from './lib/experiments.server.ts';
-import { lowercasePrefix, resolveLocale } from './lib/i18n.ts';
-import { getIntl } from './lib/intl.ts';
+import { lowercasePrefix, resolveLocale, splitLocalePath } from './lib/i18n.ts';
+import { getIntl, pageIntl } from './lib/intl.ts';
 import { pageMeta } from './lib/meta.ts';
+import {
+  PAGE_MESSAGES_ID,
+  browserMessages,
+  loadCatalog,
+  messagesVersion,
+  missingUntilLoaded,
+  pageBlockText,
+  pageCatalogReady,
+  recording,
+  onServer,
+  subscribeMessages,
+} from './lib/messages.ts';
 import { sameSitePath } from './lib/same-site-path.ts';
-import { formStartToken } from './lib/form-guard.server.ts';
-import { clientMessages } from './lib/messages.server.ts';
 import { useNonce } from './lib/nonce.ts';
 import { SESSION_META } from './lib/page-load.ts';
 import { pageLoadMiddleware } from './lib/page-load.server.ts';
@@ -68,6 +78,18 @@ const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context
 /** First the page load (its session id and path, ADR 022), then the language. */
 export const middleware: MiddlewareFunction<Response>[] = [pageLoadMiddleware, localeMiddleware];
 
+/**
+ * A navigation in the browser waits for the whole client catalog of the language it goes to
+ * (ADR 038): the first page brought only the messages it rendered.
+ */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  async ({ request }, next) => {
+    const { prefix } = splitLocalePath(new URL(request.url).pathname);
+    await (prefix ? loadCatalog(prefix) : pageCatalogReady());
+    return next();
+  },
+];
+
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { locale, prefix } = context.get(localeContext);
   const info = context.get(requestInfoContext);
@@ -77,7 +99,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     {
       locale,
       prefix,
-      messages: clientMessages(locale),
       publicUrl: info.publicUrl,
       sessionId: context.get(pageLoadContext).sessionId,
       year: clubDay(now).year,
@@ -90,9 +111,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       webView: (({ active, returnUrl }) => ({ active, returnUrl }))(webViewFromRequest(request, context)),
       // Consent records expire by the real clock, not the calendar's (ADR 021).
       consent: consentPage(request, context, new Date(), await identifiedCustomer(request, context)),
-      experiments: await experimentsData(request, context),
+      experiments: context.get(presetExperimentsContext) ?? (await experimentsData(request, context)),
       errorReporting: info.errors.browserEndpoint ? { endpoint: info.errors.browserEndpoint, environment: info.environment } : null,
-      formStartedAt: formStartToken(info.appSecret),
+      formStartedAt: info.formStartedAt,
     } satisfies RootData,
     // An unprefixed page speaks the visitor's language: caches must keep the variants apart.
     { headers: prefix ? {} : { Vary: 'Cookie, Accept-Language' } },
@@ -109,7 +130,9 @@ export const meta: Route.MetaFunction = (args) => (args.error ? pageMeta(args, {
 export const links: Route.LinksFunction = () => [
   { rel: 'preload', href: jostUrl, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
   { rel: 'preload', href: cormorantUrl, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
-  { rel: 'stylesheet', href: stylesheet },
+  // A stylesheet with a precedence is one of React's resources: it goes into <head> before every
+  // preload React hoists (the modulepreloads of <Scripts>), so the first paint never waits behind the JavaScript.
+  { rel: 'stylesheet', href: stylesheet, precedence: 'default' },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
@@ -119,11 +142,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const locale = root?.locale ?? 'en';
   // Decided by the first page load (ADR 011): later revalidations never add or drop the script.
   const [cmp] = useState(() => root?.consent.cmp ?? null);
-  const page = root ? (
-    <RawIntlProvider value={getIntl(root.locale, root.messages)}>{children}</RawIntlProvider>
-  ) : (
-    children
-  );
+  // The server's render notes every message id it formats: the page carries those (ADR 038).
+  const [used] = useState(() => new Set<string>());
+  useSyncExternalStore(subscribeMessages, messagesVersion, messagesVersion);
+  const intl = !root
+    ? null
+    : typeof window === 'undefined'
+      ? pageIntl(root.locale, recording(onServer().catalog(root.locale), used))
+      : getIntl(root.locale, browserMessages(root.locale), missingUntilLoaded(root.locale));
+  const page = intl ? <RawIntlProvider value={intl}>{children}</RawIntlProvider> : children;
   return (
     <html lang={locale}>
       <head>
@@ -143,10 +170,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
           // Spec §8 "JavaScript disabled": forms still work without it (progressive enhancement),
           // but the consent manager, live updates and copy buttons need it.
           <noscript>
-            <p className="bg-mist px-6 py-3 text-center text-sm text-ink">{root.messages['error.javascript']}</p>
+            <p className="bg-mist px-6 py-3 text-center text-sm text-ink">{intl?.formatMessage({ id: 'error.javascript' })}</p>
           </noscript>
         )}
         {page}
+        {root && <PageMessages locale={root.locale} used={used} />}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -154,8 +182,20 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
+/** The page's messages as a JSON data block (never run), written after the page so it holds every id the page formatted. */
+function PageMessages({ locale, used }: { locale: RootData['locale']; used: Set<string> }) {
+  const nonce = useNonce();
+  const text = typeof window === 'undefined' ? onServer().pageBlock(locale, used) : pageBlockText();
+  // The nonce too, like every script element of the page (it is never run).
+  return <script type="application/json" id={PAGE_MESSAGES_ID} nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: text }} />;
+}
+
 export default function App({ loaderData }: Route.ComponentProps) {
   const initial = loaderData.runtime;
+  useEffect(() => {
+    // After hydration: the language's whole catalog, for what the page shows later (ADR 038).
+    void pageCatalogReady();
+  }, []);
   const { cmp, tagManagerScriptUrl } = loaderData.consent;
   useEffect(() => {
     void loadAcquisitionDefaults(initial).then(setRuntimeConfig);
@@ -164,7 +204,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     startAnalytics({ cmpOnPage: cmp !== null, tagManagerScriptUrl });
   }, [cmp, tagManagerScriptUrl]);
   return (
-    <ExperimentsProvider data={loaderData.experiments} publicUrl={loaderData.publicUrl}>
+    <ExperimentsProvider data={loaderData.experiments}>
       <Outlet />
     </ExperimentsProvider>
   );

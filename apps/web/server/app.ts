@@ -11,6 +11,8 @@ import express, { type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { RouterContextProvider, ServerBuild } from 'react-router';
 import type { RequestInfo } from '../app/lib/context.ts';
+import { isLocale } from '@velvet/i18n/locales';
+import { catalogJson, clientCatalogVersion } from '../app/lib/messages.server.ts';
 import { sameSitePath } from '../app/lib/same-site-path.ts';
 import { cmpStatic, entranceRouter } from './entrance.ts';
 import { lastResortErrorPage, malformedPaths } from './error-pages.ts';
@@ -19,6 +21,8 @@ import type { WebErrorReporting } from './error-reports.ts';
 import { createFeatureRelay } from './features.ts';
 import type { FeatureRelay } from './features.ts';
 import { ENTRANCE_BODY_BYTES } from './entrance.ts';
+import { PageCache } from './page-cache.ts';
+import { formStartToken } from '../app/lib/form-guard.server.ts';
 import { pageHandler } from './pages.ts';
 import { sameSiteRedirects } from './redirects.ts';
 import { readBodies } from './request-body.ts';
@@ -94,7 +98,10 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
 
   if (clientDir) {
     app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
-    app.use(express.static(clientDir, { maxAge: '1h', index: false }));
+    // The public files (favicon.svg…): only addresses with a file extension look there, so a page
+    // costs no file-system lookup (and no 404 error object) on its way to React Router or the page cache.
+    const publicFiles = express.static(clientDir, { maxAge: '1h', index: false });
+    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   }
 
   /** Spec §7.7: the consent script and its stylesheet (ADR 011). */
@@ -108,6 +115,14 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
       ...(env.GTM_CONTAINER_ID ? { gtmContainerId: env.GTM_CONTAINER_ID } : {}),
       acqBackendGraphqlURL: env.ACQ_BACKEND_GRAPHQL_URL,
     });
+  });
+
+  /** A language's whole client catalog, parsed (ADR 038): pages bring only what they render, and fetch this after hydration. */
+  app.get('/messages/:file', (req, res, next) => {
+    const locale = /^([a-z]{2})\.json$/.exec(req.params.file)?.[1];
+    if (!locale || !isLocale(locale)) return next();
+    res.setHeader('Cache-Control', req.query.v === clientCatalogVersion() ? 'public, max-age=31536000, immutable' : 'no-cache');
+    res.type('application/json').send(catalogJson(locale));
   });
 
   /** The client's last-resort hard redirect targets /acquisition/…: serve it from the root. */
@@ -129,6 +144,8 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     pageHandler({
       build,
       mode: env.NODE_ENV === 'production' ? 'production' : 'development',
+      cache: env.NODE_ENV === 'production' ? new PageCache() : undefined,
+      formStartedAt: () => formStartToken(env.APP_SECRET),
       getLoadContext: async (req: Request, res: Response) => {
         const { entry } = typeof build === 'function' ? await build() : build;
         return (entry.module as unknown as LoadContextEntry).createLoadContext({
@@ -145,6 +162,7 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
           secureCookies: env.PUBLIC_URL.startsWith('https:'),
           appSecret: env.APP_SECRET,
           formMinFillSeconds: env.FORM_MIN_FILL_SECONDS,
+          formStartedAt: res.locals.formStartedAt as string,
           appSchemePrefix: env.APP_SCHEME_PREFIX,
           consent: { enabled: env.CMP_ENABLED, settingsId: env.CMP_SETTINGS_ID, appVersion: env.APP_VERSION, gtmScriptUrl: env.GTM_SCRIPT_URL },
           features: { clientKey: features.clientKey, payload: () => Promise.resolve(features.current()) },

@@ -7,13 +7,28 @@
 import { writeReadableStreamToWritable } from '@react-router/node';
 import type express from 'express';
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router';
+import type { PageCache } from './page-cache.ts';
 import { acceptFormBody, fetchBody } from './request-body.ts';
 
 export interface PageHandlerOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: 'production' | 'development';
   getLoadContext(req: express.Request, res: express.Response): Promise<RouterContextProvider>;
+  /** A new signed rendering instant for the public forms (ADR 041), one per response. */
+  formStartedAt(): string;
+  /** Anonymous public pages from memory (ADR 039); none in development. */
+  cache?: PageCache;
 }
+
+/** What the page cache needs from the app's server entry (its context keys are the bundle's own). */
+interface CacheEntry {
+  pageCacheKey(
+    request: Request,
+    context: RouterContextProvider,
+  ): Promise<{ key: string; experiments: { attributes: { acqAnonymousId: string } }; calendarValidUntil(): number; renderedSessionId(): string } | null>;
+}
+
+const PAGE_CACHE_HEADER = 'x-page-cache';
 
 function requestHeaders(req: express.Request): Headers {
   const headers = new Headers();
@@ -63,13 +78,48 @@ async function sendResponse(res: express.Response, response: Response): Promise<
   }
 }
 
-export function pageHandler({ build, mode, getLoadContext }: PageHandlerOptions): express.RequestHandler {
+export function pageHandler({ build, mode, getLoadContext, formStartedAt, cache }: PageHandlerOptions): express.RequestHandler {
   const handle = createRequestHandler(build, mode);
+  const entry = async () => ((typeof build === 'function' ? await build() : build).entry.module as unknown as CacheEntry);
   return async (req, res, next) => {
     try {
       if (!(await acceptFormBody(req, res))) return;
-      const response = await handle(pageRequest(req, res), await getLoadContext(req, res));
-      await sendResponse(res, response);
+      const request = pageRequest(req, res);
+      res.locals.formStartedAt = formStartedAt();
+      const context = await getLoadContext(req, res);
+      const cacheKey = cache ? await (await entry()).pageCacheKey(request, context) : null;
+      if (!cache || !cacheKey) {
+        if (cache) res.setHeader(PAGE_CACHE_HEADER, 'bypass');
+        await sendResponse(res, await handle(request, context));
+        return;
+      }
+      const values = {
+        nonce: res.locals.nonce as string,
+        anonymousId: cacheKey.experiments.attributes.acqAnonymousId,
+        now: (res.locals.calendarNow as Date).getTime(),
+        formStartedAt: res.locals.formStartedAt as string,
+      };
+      const hit = cache.get(cacheKey.key, values);
+      if (hit) {
+        res.status(hit.status);
+        for (const [name, value] of hit.headers) res.append(name, value);
+        res.setHeader(PAGE_CACHE_HEADER, 'hit');
+        res.end(hit.body);
+        return;
+      }
+      const response = await handle(request, context);
+      res.setHeader(PAGE_CACHE_HEADER, 'miss');
+      if (response.status !== 200 || !response.body) {
+        await sendResponse(res, response);
+        return;
+      }
+      // The visitor gets the stream as it renders; the cache gets the whole page once it is complete.
+      const [toVisitor, toCache] = response.body.tee();
+      void new Response(toCache).text().then(
+        (body) => cache.set(cacheKey.key, { status: response.status, headers: response.headers, body }, { ...values, sessionId: cacheKey.renderedSessionId() }, cacheKey.calendarValidUntil()),
+        () => undefined,
+      );
+      await sendResponse(res, new Response(toVisitor, { status: response.status, statusText: response.statusText, headers: response.headers }));
     } catch (error) {
       next(error);
     }

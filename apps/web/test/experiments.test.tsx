@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CONSENT_COOKIE, CONSENT_REVISION } from '../app/lib/consent-shared.ts';
 import { requestInfoContext, type RequestInfo } from '../app/lib/context.ts';
 import type { ExperimentsData } from '../app/lib/experiments-shared.ts';
-import { experimentsData, testingDisabled } from '../app/lib/experiments.server.ts';
+import { experimentsData, featureValues, testingDisabled } from '../app/lib/experiments.server.ts';
 import { ExperimentsProvider, useAbTestsLoading, useFeatureIsOn, useFeatureValue } from '../app/lib/experiments.tsx';
 import { testRequestExtras } from './support/request-info.ts';
 
@@ -20,7 +20,7 @@ function context(): RouterContextProvider {
   provider.set(requestInfoContext, {
     nonce: 'n', correlationId: 'c', clientIp: '203.0.113.9', apiUrl: 'http://127.0.0.1:9', publicApiUrl: 'http://127.0.0.1:9',
     publicUrl: 'https://club.example', environment: 'test', gtmContainerId: undefined, trustedCountryHeader: 'cf-ipcountry',
-    secureCookies: true, appSecret: 'x'.repeat(32), formMinFillSeconds: 0, appSchemePrefix: 'velvetrope://',
+    secureCookies: true, appSecret: 'x'.repeat(32), formMinFillSeconds: 0, formStartedAt: 'f.sig', appSchemePrefix: 'velvetrope://',
     consent: { enabled: true, settingsId: 's', appVersion: '1', gtmScriptUrl: 'https://tags.example/gtm.js' },
     ...testRequestExtras({ features: { clientKey: 'sdk-velvet-rope', payload: () => Promise.resolve(payload) } }),
   } satisfies RequestInfo);
@@ -63,10 +63,12 @@ function Probe() {
   return <p>{`${copy}|${onboarding}|${loading}`}</p>;
 }
 
-function render(data: ExperimentsData, url: string): string {
+/** The page as the server renders it: the root loader's values for this visitor and address, then the provider. */
+function render(inputs: Omit<ExperimentsData, 'values' | 'assignments'>, url: string): string {
+  const evaluated = featureValues(inputs.payload, { ...inputs, url: `https://club.example${url}` });
   return renderToString(
     <MemoryRouter initialEntries={[url]}>
-      <ExperimentsProvider data={data} publicUrl="https://club.example">
+      <ExperimentsProvider data={{ ...inputs, ...evaluated }}>
         <Probe />
       </ExperimentsProvider>
     </MemoryRouter>,
@@ -74,7 +76,7 @@ function render(data: ExperimentsData, url: string): string {
 }
 
 describe('the server render', () => {
-  const base: ExperimentsData = { clientKey: 'k', payload, attributes: { acqAnonymousId: ID, applicationCountry: 'DE' }, enabled: true, anonymousIdStored: false };
+  const base: Omit<ExperimentsData, 'values' | 'assignments'> = { clientKey: 'k', payload, attributes: { acqAnonymousId: ID, applicationCountry: 'DE' }, enabled: true, anonymousIdStored: false };
 
   it('renders the assigned variation, the forced one, and control with testing off; the loading flag is already cleared', () => {
     const assigned = render(base, '/');
@@ -84,6 +86,13 @@ describe('the server render', () => {
     expect(render({ ...base, enabled: false }, '/?top-banner-copy=1')).toContain('<p>control|true|false</p>');
     // The same inputs always give the same answer (the browser hydrates with them).
     expect(render(base, '/')).toBe(assigned);
+  });
+
+  it('notes the experiment a feature puts the visitor in, as GrowthBook would track it; none when forced or with testing off', () => {
+    const assigned = featureValues(payload, { ...base, url: 'https://club.example/' });
+    expect(assigned.assignments['top-banner-copy']).toEqual({ experimentId: 'top-banner-copy', variationId: expect.any(String) });
+    expect(featureValues(payload, { ...base, url: 'https://club.example/?top-banner-copy=1' }).assignments).toEqual({});
+    expect(featureValues(payload, { ...base, enabled: false, url: 'https://club.example/' }).assignments).toEqual({});
   });
 
   it('falls back outside the provider (error pages)', () => {

@@ -1,9 +1,8 @@
 import { Link } from 'react-router';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
-import { nextCountdownChange } from '../lib/countdown.ts';
 import { useFeatureIsOn, useFeatureValue } from '../lib/experiments.tsx';
 import { useLiveNow } from '../lib/live-now.ts';
-import { promoAt } from '../lib/promo.ts';
+import { nextBannerChange, promoAt } from '../lib/promo.ts';
 import { useLocalPath, useRootData, useT } from '../lib/use-root.ts';
 import { useWebView } from '../lib/use-web-view.ts';
 import { Logo } from './logo.tsx';
@@ -32,11 +31,6 @@ function StandingPromise() {
   return <>{t(TOP_BANNER_COPY[copy] ?? 'banner.top')}</>;
 }
 
-/** When the banner looks again: the countdown's next tick, or the next promotion's start or end. */
-function nextBannerChange(now: number): number {
-  const { current, changesAt } = promoAt(now);
-  return current ? Math.min(changesAt, nextCountdownChange(now, current.endsAt)) : changesAt;
-}
 const never = () => null;
 
 /**

@@ -37,8 +37,10 @@ export function applicationCountry(request: Request, trustedHeader: string | und
   const fromEdge = trustedHeader ? supportedCountry(request.headers.get(trustedHeader)) : undefined;
   if (fromEdge) return fromEdge;
   for (const part of (request.headers.get('accept-language') ?? '').split(',').slice(0, 10)) {
+    const tag = part.split(';')[0]?.trim();
+    if (!tag) continue;
     try {
-      const region = supportedCountry(new Intl.Locale(part.split(';')[0]?.trim() ?? '').region);
+      const region = supportedCountry(new Intl.Locale(tag).region);
       if (region) return region;
     } catch {
       // not a language tag: try the next one

@@ -3,6 +3,7 @@ import { createContext } from 'react-router';
 import type { Locale, Prefix } from '@velvet/i18n/locales';
 import type { FeaturePayload } from '@velvet/features/definitions';
 import type { CaptureOptions } from '@velvet/error-reporting/reporter';
+import type { ExperimentsData } from './experiments-shared.ts';
 
 export interface RequestInfo {
   /** CSP nonce for this response's inline scripts. */
@@ -31,6 +32,11 @@ export interface RequestInfo {
   appSecret: string;
   /** FORM_MIN_FILL_SECONDS: a public form sent sooner after its rendering is a script's (ADR 041). */
   formMinFillSeconds: number;
+  /**
+   * This response's signed rendering instant for the public forms (ADR 041): made per response,
+   * so a page from the page cache (ADR 039) carries its own, never the one it was stored with.
+   */
+  formStartedAt: string;
   /** The native app's URL scheme, e.g. velvetrope:// */
   appSchemePrefix: string;
   /** The consent manager and analytics (ADR 011). */
@@ -76,3 +82,6 @@ export interface PageLoadInfo {
 }
 
 export const pageLoadContext = createContext<PageLoadInfo>();
+
+/** The experiments data a cacheable page is rendered with, chosen with its cache key (ADR 039); the root loader uses it. */
+export const presetExperimentsContext = createContext<ExperimentsData | null>(null);

@@ -8,16 +8,21 @@
  * mounting app:", "Failed to initialize Growthbook:") and `reportApiFailure` for GraphQL
  * and network errors. Everything is scrubbed and rate-limited by @velvet/error-reporting.
  */
-import { createReporter } from '@velvet/error-reporting/reporter';
+import { MAX_TELEMETRY_EVENTS } from '@velvet/error-reporting/limits';
 import type { CaptureOptions, Reporter, TelemetryEvent } from '@velvet/error-reporting/reporter';
 
 export const ERROR_REPORTING_META = 'error-reporting';
 /** The web server's tunnel to ERROR_REPORTING_URL. */
 export const ERROR_REPORTS_PATH = '/error-reports';
-/** fetch's keepalive (sent even while the page unloads) takes bodies up to 64 KiB. */
-const KEEPALIVE_MAX_BYTES = 60_000;
 
-let reporter: Reporter | null | undefined;
+type Telemetry = Omit<TelemetryEvent, 'timestamp'> & { timestamp: number };
+
+/**
+ * Reporting for this page: off (no meta tag), or on with the telemetry gathered so far. The
+ * reporter itself (`error-reporter.ts`, scrubbing and all) is loaded with the first capture
+ * (ADR 037): a page without errors never downloads it.
+ */
+let reporting: { path: string; environment: string; telemetry: Telemetry[]; reporter?: Promise<Reporter> } | null | undefined;
 
 function settings(): { path: string; environment: string } | null {
   if (typeof document === 'undefined') return null;
@@ -30,54 +35,60 @@ function page(): string {
   return window.location.pathname + window.location.search;
 }
 
-/** Starts reporting for this page (once); null when reporting is off. */
-export function startErrorReporting(): Reporter | null {
-  if (reporter !== undefined) return reporter;
-  const found = settings();
-  if (!found || typeof window === 'undefined') {
-    reporter = null;
-    return reporter;
-  }
-  const { path, environment } = found;
-  const created = createReporter({
-    platform: 'javascript',
-    logger: 'browser',
-    environment,
-    transport: (body) =>
-      fetch(path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        credentials: 'same-origin',
-        keepalive: body.length < KEEPALIVE_MAX_BYTES,
-      }).then(
-        () => undefined,
-        () => undefined,
-      ),
+/** The reporter, loaded once, with the telemetry gathered until then. */
+function reporter(): Promise<Reporter> | null {
+  if (!reporting) return null;
+  const on = reporting;
+  on.reporter ??= import('./error-reporter.ts').then(({ browserReporter }) => {
+    const created = browserReporter(on.path, on.environment);
+    for (const event of on.telemetry.splice(0)) created.addTelemetry(event);
+    return created;
   });
-  reporter = created;
+  return on.reporter;
+}
+
+function capture(error: unknown, options: CaptureOptions): Promise<void> {
+  return reporter()?.then((created) => void created.captureException(error, options)) ?? Promise.resolve();
+}
+
+/** Starts reporting for this page (once): uncaught errors and unhandled rejections are reported. */
+export function startErrorReporting(): void {
+  if (reporting !== undefined || typeof window === 'undefined') return;
+  const found = settings();
+  reporting = found ? { ...found, telemetry: [] } : null;
+  if (!found) return;
   window.addEventListener('error', (event) => {
-    created.captureException(event.error ?? event.message, { context: page(), tags: { handler: 'onerror' } });
+    void capture(event.error ?? event.message, { context: page(), tags: { handler: 'onerror' } });
   });
   window.addEventListener('unhandledrejection', (event) => {
     // Cancelled navigations (lib/cancelled-navigations.ts) were marked as handled already.
     if (event.defaultPrevented) return;
-    created.captureException(event.reason, { context: page(), tags: { handler: 'unhandledrejection' } });
+    void capture(event.reason, { context: page(), tags: { handler: 'unhandledrejection' } });
   });
-  created.addTelemetry({ category: 'navigation', message: page() });
-  return reporter;
+  addTelemetry({ category: 'navigation', message: page() });
 }
 
-/** Reports an error the app caught itself (no-op on the server and when reporting is off). */
-export function reportError(error: unknown, options: CaptureOptions = {}): void {
-  if (typeof window === 'undefined') return;
-  startErrorReporting()?.captureException(error, { context: page(), ...options });
+/**
+ * Reports an error the app caught itself (no-op on the server and when reporting is off);
+ * settles once the report is on its way.
+ */
+export function reportError(error: unknown, options: CaptureOptions = {}): Promise<void> {
+  if (typeof window === 'undefined') return Promise.resolve();
+  startErrorReporting();
+  return capture(error, { context: page(), ...options }).catch(() => undefined);
 }
 
 /** Adds an event to the telemetry sent with the next report. */
 function addTelemetry(event: Omit<TelemetryEvent, 'timestamp'>): void {
   if (typeof window === 'undefined') return;
-  startErrorReporting()?.addTelemetry(event);
+  startErrorReporting();
+  if (!reporting) return;
+  const stamped = { ...event, timestamp: Date.now() / 1000 };
+  if (reporting.reporter) void reporting.reporter.then((created) => created.addTelemetry(stamped));
+  else {
+    reporting.telemetry.push(stamped);
+    if (reporting.telemetry.length > MAX_TELEMETRY_EVENTS) reporting.telemetry.shift();
+  }
 }
 
 export type ApiFailureKind = 'graphql' | 'network' | 'timeout' | 'rate-limited';
@@ -89,7 +100,7 @@ export type ApiFailureKind = 'graphql' | 'network' | 'timeout' | 'rate-limited';
 export function reportApiFailure(failure: { kind: ApiFailureKind; operation: string; detail?: string }): void {
   addTelemetry({ category: 'api', level: 'warning', message: `${failure.operation}: ${failure.kind}` });
   if (failure.kind === 'rate-limited') return;
-  reportError(new Error(`${failure.kind} error in ${failure.operation}${failure.detail ? `: ${failure.detail}` : ''}`), {
+  void reportError(new Error(`${failure.kind} error in ${failure.operation}${failure.detail ? `: ${failure.detail}` : ''}`), {
     level: 'warning',
     tags: { api: failure.kind, operation: failure.operation },
   });

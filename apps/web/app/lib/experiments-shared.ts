@@ -1,5 +1,5 @@
 /** What the root loader tells the page about feature flags and experiments (ADR 012). */
-import type { FeaturePayload } from '@velvet/features/definitions';
+import type { FeaturePayload, JsonValue } from '@velvet/features/definitions';
 
 /** Kept only after analytics consent: the anonymous id experiments hash on. */
 export const ANONYMOUS_ID_COOKIE = 'acq_anonymous_id';
@@ -15,4 +15,22 @@ export interface ExperimentsData {
   enabled: boolean;
   /** The anonymous id came from the visitor's cookie (kept after analytics consent). */
   anonymousIdStored: boolean;
+  /**
+   * Every feature's value for this visitor and URL, evaluated by the server with GrowthBook
+   * (null: no value, the component's fallback applies). The page renders and hydrates with
+   * these; the browser loads the SDK only after hydration (ADR 037).
+   */
+  values: Record<string, JsonValue>;
+  /**
+   * The experiments GrowthBook puts the visitor in while evaluating those values, by feature
+   * (what its trackingCallback would report): the page tracks `assign_experiment` for the ones
+   * its components evaluate, from the first render on, before the SDK is there.
+   */
+  assignments: Record<string, Assignment>;
+}
+
+/** An experiment and the variation a visitor is in (spec §3: assign_experiment). */
+export interface Assignment {
+  experimentId: string;
+  variationId: string;
 }

@@ -9,12 +9,14 @@
  * assignment is sticky. A cookie whose visitor has no analytics consent is ignored.
  */
 import { randomUUID } from 'node:crypto';
+import { GrowthBook, type FeatureApiResponse } from '@growthbook/growthbook-react';
+import type { FeaturePayload, JsonValue } from '@velvet/features/definitions';
 import { DISABLE_PARAM } from '@velvet/features/constants';
 import type { RouterContextProvider } from 'react-router';
 import { applicationCountry } from './consent.server.ts';
 import { choiceFromCookie } from './consent-shared.ts';
 import { requestInfoContext } from './context.ts';
-import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_PATTERN, type ExperimentsData } from './experiments-shared.ts';
+import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_PATTERN, type Assignment, type ExperimentsData } from './experiments-shared.ts';
 import { readCookie } from './i18n.ts';
 
 export function testingDisabled(url: URL): boolean {
@@ -27,15 +29,45 @@ export async function experimentsData(request: Request, context: Readonly<Router
   const stored = readCookie(cookieHeader, ANONYMOUS_ID_COOKIE);
   const consented = choiceFromCookie(cookieHeader)?.analytics === true;
   const usable = consented && stored !== undefined && ANONYMOUS_ID_PATTERN.test(stored);
+  const url = new URL(request.url);
+  // At once, never waiting for the API (ADR 028): the relay's last payload, else the versioned file.
+  const payload = await info.features.payload();
+  const attributes = {
+    acqAnonymousId: usable ? stored : randomUUID(),
+    applicationCountry: applicationCountry(request, info.trustedCountryHeader),
+  };
+  const enabled = !testingDisabled(url);
   return {
     clientKey: info.features.clientKey,
-    // At once, never waiting for the API (ADR 028): the relay's last payload, else the versioned file.
-    payload: await info.features.payload(),
-    attributes: {
-      acqAnonymousId: usable ? stored : randomUUID(),
-      applicationCountry: applicationCountry(request, info.trustedCountryHeader),
-    },
-    enabled: !testingDisabled(new URL(request.url)),
+    payload,
+    attributes,
+    enabled,
     anonymousIdStored: usable,
+    ...featureValues(payload, { clientKey: info.features.clientKey, attributes, enabled, url: `${info.publicUrl}${url.pathname}${url.search}` }),
   };
+}
+
+/**
+ * Every feature of the payload, evaluated as the browser's SDK will: the same attributes and
+ * the page's address (for ?KEY=N forcing), no stream; what the SDK would track is noted per
+ * feature (the browser tracks it when a component evaluates the feature).
+ */
+export function featureValues(
+  payload: FeaturePayload,
+  options: { clientKey: string; attributes: Record<string, string>; enabled: boolean; url: string },
+): Pick<ExperimentsData, 'values' | 'assignments'> {
+  const assignments: Record<string, Assignment> = {};
+  const growthbook = new GrowthBook({
+    clientKey: options.clientKey,
+    attributes: { ...options.attributes },
+    enabled: options.enabled,
+    url: options.url,
+    trackingCallback: (experiment, result) => {
+      if (result.featureId) assignments[result.featureId] = { experimentId: experiment.key, variationId: result.key };
+    },
+  });
+  growthbook.initSync({ payload: payload as unknown as FeatureApiResponse });
+  const values = Object.fromEntries(Object.keys(payload.features).map((key) => [key, growthbook.getFeatureValue(key, null as never) as JsonValue]));
+  growthbook.destroy();
+  return { values, assignments };
 }

@@ -6,16 +6,38 @@
  */
 import { createIntl, createIntlCache, type IntlShape } from 'react-intl';
 import { CLUB_TIME_ZONE, type Locale } from '@velvet/i18n/locales';
+import type { Messages } from './messages.ts';
 
 const cache = createIntlCache();
 const instances = new Map<string, IntlShape>();
 
-export function getIntl(locale: Locale, messages: Record<string, string>): IntlShape {
+export function getIntl(locale: Locale, messages: Messages, onMissing?: () => boolean): IntlShape {
   const existing = instances.get(locale);
   if (existing && existing.messages === messages) return existing;
-  const intl = createIntl({ locale, messages, timeZone: CLUB_TIME_ZONE, defaultLocale: 'en', onError: reportIntlError }, cache);
+  const intl = pageIntl(locale, messages, onMissing);
   instances.set(locale, intl);
   return intl;
+}
+
+/**
+ * An instance of its own (the server's render of one page records the ids it formats, ADR 038).
+ * `onMissing`: true when a missing message is expected for now (the browser is still fetching
+ * the catalog, and the page renders again when it is there), so it is not reported.
+ */
+export function pageIntl(locale: Locale, messages: Messages, onMissing?: () => boolean): IntlShape {
+  return createIntl(
+    {
+      locale,
+      messages,
+      timeZone: CLUB_TIME_ZONE,
+      defaultLocale: 'en',
+      onError: (error) => {
+        if (error.code === 'MISSING_TRANSLATION' && onMissing?.()) return;
+        reportIntlError(error);
+      },
+    },
+    cache,
+  );
 }
 
 /** A missing translation is a bug the catalog test should have caught: surface it loudly. */

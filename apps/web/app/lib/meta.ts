@@ -5,6 +5,7 @@
 import { isRouteErrorResponse, type MetaDescriptor } from 'react-router';
 import { LOCALES } from '@velvet/i18n/locales';
 import { getIntl } from './intl.ts';
+import { messagesOf, missingUntilLoaded } from './messages.ts';
 import { localizedPath, splitLocalePath } from './i18n.ts';
 import type { RootData } from './root-data.ts';
 
@@ -33,7 +34,7 @@ export function pageMeta({ matches, location, error }: MetaInput, options: PageM
     const notFound = isRouteErrorResponse(error) && error.status === 404;
     return pageMeta({ matches, location }, { title: notFound ? 'meta.notFound.title' : 'meta.error.title', noIndex: true });
   }
-  const intl = getIntl(root.locale, root.messages);
+  const intl = getIntl(root.locale, messagesOf(root.locale), missingUntilLoaded(root.locale));
   const title = intl.formatMessage({ id: options.title }, options.values);
   const meta: MetaDescriptor[] = [{ title }, { property: 'og:title', content: title }];
   if (options.description) {

@@ -7,6 +7,7 @@
  * test's injected one, or the browser's ticking on from the server's).
  */
 import { type CalendarDay, addDays, startOfClubDay, weekday } from './club-time.ts';
+import { nextCountdownChange } from './countdown.ts';
 
 type Promo = 'blackWeek' | 'blackFriday' | 'cyberMonday';
 
@@ -66,4 +67,10 @@ export function promoAt(instant: number): PromoState {
   const next = { promo: upcoming.promo, startsAt: upcoming.from };
   if (instant < stretch.from) return { current: null, changesAt: stretch.from, next };
   return { current: { promo: stretch.promo, endsAt: stretch.endsAt }, changesAt: stretch.until, next };
+}
+
+/** When the banner looks again: the countdown's next tick, or the next promotion's start or end (the page cache keeps a page no longer, ADR 039). */
+export function nextBannerChange(now: number): number {
+  const { current, changesAt } = promoAt(now);
+  return current ? Math.min(changesAt, nextCountdownChange(now, current.endsAt)) : changesAt;
 }

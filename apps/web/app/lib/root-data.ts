@@ -7,7 +7,6 @@ import type { RuntimeConfig } from './runtime-config.ts';
 export interface RootData {
   locale: Locale;
   prefix: Prefix;
-  messages: Record<string, string>;
   publicUrl: string;
   /** This page load's X-Session-ID (ADR 022); the same on every request of the page load. */
   sessionId: string;

@@ -24,13 +24,17 @@ import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
 import { useWebView } from '../lib/use-web-view.ts';
 import { useLocalPath, useT } from '../lib/use-root.ts';
 import { track } from '../lib/analytics.ts';
+import { pageCatalogReady } from '../lib/messages.ts';
 import { LANDING_SLUGS } from '../screens.ts';
 
 /** The popup variant's form, loaded when the visitor heads for it (./components/popup-registration.tsx). */
 const loadPopupRegistration = () => import('../components/popup-registration.tsx');
-const PopupRegistration = lazy(loadPopupRegistration);
+// Lazy parts render with the language's whole catalog, fetched with them (ADR 038).
+const PopupRegistration = lazy(() => Promise.all([loadPopupRegistration(), pageCatalogReady()]).then(([module]) => module));
 /** The product-share variant's teaser and pop-up, only on that variant's pages. */
-const ProductShare = lazy(() => import('../components/product-share.tsx').then((module) => ({ default: module.ProductShare })));
+const ProductShare = lazy(() =>
+  Promise.all([import('../components/product-share.tsx'), pageCatalogReady()]).then(([module]) => ({ default: module.ProductShare })),
+);
 
 /**
  * The hero in each landing layout (spec §2): the invitation beside the card, above it and

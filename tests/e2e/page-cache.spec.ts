@@ -1,0 +1,114 @@
+/**
+ * The page cache (ADR 039) as visitors meet it: anonymous public pages come from memory, yet
+ * every response has its own CSP nonce (matching every script of the page), page-load id and
+ * anonymous id; nothing one visitor brought (an invitation, a form they posted, their language
+ * cookie) reaches another; a flag changed with the CLI reaches the cached page.
+ *
+ * These requests carry no X-Test-Now (pages on a test's calendar day are never cached): they
+ * are made from request contexts of their own, as first visits without cookies.
+ */
+import { request as playwrightRequest, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { E2E } from '../../playwright.config.ts';
+import { cli } from './support/cli.ts';
+import { createInvitation } from './support/data.ts';
+import { expect, test, text } from './support.ts';
+
+const CACHE_HEADER = 'x-page-cache';
+
+/** A visitor of their own: no cookies but those given, no test clock. */
+function visitor(headers: Record<string, string> = {}): Promise<APIRequestContext> {
+  return playwrightRequest.newContext({ baseURL: E2E.base, extraHTTPHeaders: headers });
+}
+
+/** The CSP's script nonce, every nonce attribute of the page, its page-load id and its anonymous id. */
+async function anatomy(response: APIResponse) {
+  const html = await response.text();
+  const csp = response.headers()['content-security-policy'] ?? '';
+  return {
+    html,
+    cache: response.headers()[CACHE_HEADER],
+    cspNonce: /'nonce-([^']+)'/.exec(csp)?.[1],
+    nonces: [...html.matchAll(/\bnonce="([^"]*)"/g)].map((m) => m[1]),
+    sessionId: /<meta name="acq-session-id" content="([^"]+)"/.exec(html)?.[1],
+    anonymousId: /acqAnonymousId[^0-9a-f]{0,40}([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/.exec(html)?.[1],
+  };
+}
+
+/** Requests `path` until a response comes from the cache (the first one, at most, renders it; a variation may need a few). */
+async function cachedPage(context: APIRequestContext, path: string) {
+  let last: Awaited<ReturnType<typeof anatomy>> | undefined;
+  await expect
+    .poll(async () => {
+      last = await anatomy(await context.get(path));
+      return last.cache;
+    })
+    .toBe('hit');
+  return last!;
+}
+
+test.afterAll(async () => {
+  await cli(['feature', 'reset', 'show-onboarding']);
+});
+
+test('a page from the cache has a fresh nonce that every one of its scripts carries, and ids of its own', async () => {
+  const context = await visitor();
+  const pages = [];
+  for (let i = 0; i < 4; i++) pages.push(await cachedPage(context, '/de'));
+  for (const page of pages) {
+    expect(page.cspNonce).toBeTruthy();
+    expect(page.nonces.length).toBeGreaterThan(3);
+    expect(new Set(page.nonces)).toEqual(new Set([page.cspNonce]));
+    expect(page.html).toContain(text('de', 'landing.code.label'));
+  }
+  for (const key of ['cspNonce', 'sessionId', 'anonymousId'] as const) {
+    const values = pages.map((page) => page[key]);
+    expect(values.every(Boolean), key).toBe(true);
+    expect(new Set(values).size, key).toBe(pages.length);
+  }
+  await context.dispose();
+});
+
+test('an invitation, a posted form and a language cookie stay with the visitor who brought them', async () => {
+  const invitation = await createInvitation({ inviter: 'Clementine' });
+  const other = await visitor();
+  await cachedPage(other, '/');
+
+  // An invitation (?rc=) is rendered for its visitor alone.
+  const invited = await visitor();
+  const withCode = await anatomy(await invited.get(`/?rc=${invitation.code}`));
+  expect(withCode.cache).toBe('bypass');
+  expect(withCode.html).toContain('Clementine');
+  // A form posted without JavaScript: its answer (and what was typed) is that visitor's.
+  const typed = 'E2E-NOBODY-1234';
+  const posted = await invited.post('/', { form: { intent: 'code', code: typed }, headers: { origin: E2E.base } });
+  expect(posted.status()).toBe(200);
+  expect(posted.headers()[CACHE_HEADER]).toBe('bypass');
+  expect(await posted.text()).toContain(typed);
+  // A language cookie: the unprefixed page in German, for the visitor who chose it.
+  const german = await visitor({ cookie: 'lang=de' });
+  const inGerman = await cachedPage(german, '/');
+  expect(inGerman.html).toContain('<html lang="de"');
+
+  for (let i = 0; i < 3; i++) {
+    const page = await cachedPage(other, '/');
+    expect(page.html).toContain('<html lang="en"');
+    expect(page.html).not.toContain('Clementine');
+    expect(page.html).not.toContain(invitation.code);
+    expect(page.html).not.toContain(typed);
+  }
+  await Promise.all([other, invited, german].map((context) => context.dispose()));
+});
+
+test('a flag changed with the CLI reaches the cached page', async () => {
+  const context = await visitor();
+  const heading = text('en', 'onboarding.title');
+  expect((await cachedPage(context, '/')).html).toContain(heading);
+
+  expect((await cli(['feature', 'set', 'show-onboarding', '--value', 'false'])).code).toBe(0);
+  await expect.poll(async () => (await context.get('/').then((r) => r.text())).includes(heading), { timeout: 15_000 }).toBe(false);
+  expect((await cachedPage(context, '/')).html).not.toContain(heading);
+
+  expect((await cli(['feature', 'reset', 'show-onboarding'])).code).toBe(0);
+  await expect.poll(async () => (await context.get('/').then((r) => r.text())).includes(heading), { timeout: 15_000 }).toBe(true);
+  await context.dispose();
+});
