@@ -12,6 +12,7 @@ import autocannon from 'autocannon';
  * @property {Record<string, string>} [headers]
  * @property {string} [body]
  * @property {(status: number, body: string) => void} [onResponse] sees every response (collects bodies: a little slower)
+ * @property {() => string} [makeBody] a new body for every request (e.g. a fresh email address); replaces `body`
  */
 
 /**
@@ -35,15 +36,17 @@ import autocannon from 'autocannon';
  * @param {LoadOptions} options
  * @returns {Promise<LoadResult>}
  */
-export async function load({ url, connections, duration, method = 'GET', headers, body, onResponse }) {
+export async function load({ url, connections, duration, method = 'GET', headers, body, onResponse, makeBody }) {
+  /** @type {Record<string, unknown>} */
+  const request = { method, headers, body };
+  if (makeBody) request.setupRequest = (/** @type {Record<string, unknown>} */ req) => ({ ...req, body: makeBody() });
+  if (onResponse) request.onResponse = (/** @type {number} */ status, /** @type {string} */ text) => onResponse(status, text);
   const result = await autocannon({
     url,
     connections,
     duration,
     timeout: 10,
-    ...(onResponse
-      ? { requests: [{ method, headers, body, onResponse: (/** @type {number} */ status, /** @type {string} */ text) => onResponse(status, text) }] }
-      : { method, headers, body }),
+    ...(onResponse || makeBody ? { requests: [request] } : request),
   });
   return {
     url,
