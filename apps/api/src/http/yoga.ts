@@ -84,6 +84,9 @@ export async function createYogaApp(options: {
     maskedErrors: { isDev: env.NODE_ENV === 'development', maskError: maskUnavailable },
     logging: yogaLogger(logger),
     batching: false,
+    // useBodyLimit below keeps bodies to 64 KiB, announced or streamed; Yoga's own limit (25 MB)
+    // would pipe every body through one more stream for nothing (ADR 035).
+    maxRequestBodySize: false,
     cors: {
       origin: env.corsOrigins,
       credentials: true,
