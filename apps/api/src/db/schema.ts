@@ -33,6 +33,11 @@ interface MembersTable {
   newsletter: boolean;
   created_at: Timestamp;
   activated_at: Timestamp | null;
+  /**
+   * A pending member holds a place on their code until then: the expiry of their current
+   * activation link, written with the link; null while they have none (ADR 029, 036).
+   */
+  place_held_until: Timestamp | null;
 }
 
 interface RegistrationCodesTable {
@@ -133,6 +138,12 @@ interface FeatureOverridesTable {
 }
 
 /** The single row (id 1) every feature change bumps: API instances poll it to notice changes. */
+/** One row (id 1) whose revision triggers bump on every change of legal_documents (ADR 036). */
+interface LegalDocumentsRevisionTable {
+  id: number;
+  revision: number;
+}
+
 interface FeatureRevisionTable {
   id: number;
   revision: number;
@@ -238,6 +249,7 @@ export interface Database {
   admin_users: AdminUsersTable;
   feature_overrides: FeatureOverridesTable;
   feature_revision: FeatureRevisionTable;
+  legal_documents_revision: LegalDocumentsRevisionTable;
 }
 
 /**

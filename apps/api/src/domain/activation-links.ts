@@ -24,8 +24,9 @@ export interface IssueActivationInput {
 
 /**
  * Inside the caller's transaction: supersedes the member's unused links, stores a new
- * link's hash and queues the activation email. Returns the outbox row id and the link id
- * (the latter for the caller's tests and nothing else: it is never logged or stored).
+ * link's hash, holds the member's place until the link expires (ADR 036) and queues the
+ * activation email. Returns the outbox row id and the link id (the latter for the caller's
+ * tests and nothing else: it is never logged or stored).
  */
 export async function issueActivation(
   trx: Kysely<Database>,
@@ -56,6 +57,8 @@ export async function issueActivation(
       superseded_at: null,
     })
     .execute();
+  // The newest link is the current one: the member's place is held until it expires (invitation-places.ts).
+  await trx.updateTable('members').set({ place_held_until: expiresAt }).where('id', '=', input.memberId).execute();
   const outboxId = await enqueueEmail(
     trx,
     {

@@ -10,17 +10,17 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
-/** The pending member `m` has a current activation link that has expired: they hold no place. */
-function placeReleased(eb: ExpressionBuilder<Database & { m: Database['members'] }, 'm'>, now: Date) {
-  return eb.exists(
-    eb
-      .selectFrom('activations as a')
-      .select('a.id')
-      .whereRef('a.member_id', '=', 'm.id')
-      .where('a.used_at', 'is', null)
-      .where('a.superseded_at', 'is', null)
-      .where('a.expires_at', '<=', now.toISOString()),
-  );
+/**
+ * The pending member `m` still holds their place at `now`: their current link has not expired,
+ * or they have none. `place_held_until` is that link's expiry, written with the link
+ * (`issueActivation`, `domain/activation-links.ts`), so the rule reads one column of the
+ * member — an index range per code — instead of the member's links (ADR 036).
+ */
+function holdingPlace(eb: ExpressionBuilder<Database & { m: Database['members'] }, 'm'>, now: Date) {
+  return eb.and([
+    eb('m.status', '=', 'pending'),
+    eb.or([eb('m.place_held_until', 'is', null), eb('m.place_held_until', '>', now.toISOString())]),
+  ]);
 }
 
 /** The places pending registrations hold on the code `registrationCodeId` at `now`. */
@@ -29,8 +29,7 @@ export async function heldPlaces(db: Kysely<Database>, registrationCodeId: strin
     .selectFrom('members as m')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('m.registration_code_id', '=', registrationCodeId)
-    .where('m.status', '=', 'pending')
-    .where((eb) => eb.not(placeReleased(eb, now)))
+    .where((eb) => holdingPlace(eb, now))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -41,8 +40,7 @@ export async function holdsPlace(db: Kysely<Database>, memberId: string, now: Da
     .selectFrom('members as m')
     .select('m.id')
     .where('m.id', '=', memberId)
-    .where('m.status', '=', 'pending')
-    .where((eb) => eb.not(placeReleased(eb, now)))
+    .where((eb) => holdingPlace(eb, now))
     .executeTakeFirst();
   return row !== undefined;
 }

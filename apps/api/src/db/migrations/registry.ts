@@ -4,6 +4,7 @@ import { registrationMigration } from './0002-registration.ts';
 import { waitlistInterestSocialMigration } from './0003-waitlist-interest-social.ts';
 import { consentAndFunnelMigration } from './0004-consent-and-funnel.ts';
 import { featureOverridesMigration } from './0005-feature-overrides.ts';
+import { heldPlacesAndLegalRevisionMigration } from './0006-held-places-and-legal-revision.ts';
 
 /**
  * Every migration, by name, in order. A static object rather than a folder scan:
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003-waitlist-interest-social': waitlistInterestSocialMigration,
   '0004-consent-and-funnel': consentAndFunnelMigration,
   '0005-feature-overrides': featureOverridesMigration,
+  '0006-held-places-and-legal-revision': heldPlacesAndLegalRevisionMigration,
 };
