@@ -5,10 +5,11 @@
  *   locking the same row waits, then reads the committed state (READ COMMITTED).
  * - SQLite locks the whole database, not rows. Inside one process Kysely already runs one
  *   transaction at a time (the better-sqlite3 dialect has a single connection guarded by
- *   a mutex). Across processes (the CLI beside the server) a `BEGIN` (deferred) transaction
- *   that reads and then writes can fail with SQLITE_BUSY_SNAPSHOT when another writer
- *   committed in between; starting with a write (a no-op UPDATE) takes the write lock at
- *   once, which is what `BEGIN IMMEDIATE` would do. Other writers then wait (busy_timeout).
+ *   a mutex). Across processes (the CLI beside the server) every transaction begins with
+ *   `BEGIN IMMEDIATE` (db/connect.ts), which takes the write lock at once: other writers wait
+ *   (busy_timeout), and nothing another process commits can come between this transaction's
+ *   reads and its writes. The row only has to exist. (A no-op `UPDATE … SET id = id` used to
+ *   take the lock here; on a code it also made SQLite look up every member referring to it.)
  */
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
@@ -23,6 +24,6 @@ export async function lockRow(trx: Transaction<Database>, table: LockableTable, 
     const row = await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().executeTakeFirst();
     return row !== undefined;
   }
-  const result = await sql`update ${sql.table(table)} set id = id where id = ${id}`.execute(trx);
-  return Number(result.numAffectedRows ?? 0) === 1;
+  const { rows } = await sql`select 1 from ${sql.table(table)} where id = ${id}`.execute(trx);
+  return rows.length === 1;
 }
