@@ -6,11 +6,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { cpuClock } from './cpu.mjs';
 
 /**
  * @typedef {object} Anchor
  * @property {string} url   e.g. http://127.0.0.1:3411
  * @property {() => Promise<void>} stop
+ * @property {(() => number) | null} cpu CPU milliseconds the anchor used so far (Linux)
  */
 
 /**
@@ -57,6 +59,7 @@ export async function startAnchor(root, script, port, args, onCleanup) {
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    cpu: cpuClock(/** @type {number} */ (child.pid)),
     async stop() {
       await stop();
       forget();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { startAnchor } from './anchors.mjs';
 import { num } from './format.mjs';
 import { JSON_HEADERS, graphqlBody, postGraphql, webOperation } from './graphql.mjs';
-import { anyFailed, loadTable, ratioGoal, throughput } from './sections.mjs';
+import { anyFailed, cpuText, loadTable, ratioGoal, throughput } from './sections.mjs';
 
 const REGISTRATION_CODE = 'WELCOME2026';
 
@@ -35,7 +35,15 @@ export const apiSection = {
     try {
       const anchorAnswer = await postGraphql(`${anchor.url}/graphql`, body);
       if (anchorAnswer.text !== probe.text) throw new Error(`the bare Yoga anchor answers other bytes than the API: ${anchorAnswer.text.slice(0, 300)}`);
-      bare = await measure('anchor: bare Yoga', { url: `${anchor.url}/graphql`, method: 'POST', headers: JSON_HEADERS, body, connections: settings.apiConnections, duration: settings.duration });
+      bare = await measure('anchor: bare Yoga', {
+        url: `${anchor.url}/graphql`,
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body,
+        connections: settings.apiConnections,
+        duration: settings.duration,
+        cpu: anchor.cpu,
+      });
     } finally {
       await anchor.stop();
     }
@@ -49,6 +57,7 @@ export const apiSection = {
       body,
       connections: settings.apiConnections,
       duration: settings.duration,
+      cpu: product.cpu,
       onResponse(status, text) {
         check.responses++;
         if (text.includes('RATE_LIMITED')) check.rateLimited++;
@@ -72,6 +81,7 @@ export const apiSection = {
           ['API  POST /graphql registrationCodeDetails', api],
         ]),
         '',
+        `  Server CPU per request: ${cpuText(api)} vs ${cpuText(bare)} for bare Yoga${api.cpuPerRequest && bare.cpuPerRequest ? ` (${num(api.cpuPerRequest / bare.cpuPerRequest, 2)}×; the API's process group: API, idle web server, start.mjs)` : ''}.`,
         `  Responses: ${num(Buffer.byteLength(probe.text))} bytes each. Checked ${num(check.responses)}: rate-limited ${num(check.rateLimited)}, other than the probe's answer ${num(check.unexpected)}${check.sample ? ` (e.g. ${check.sample})` : ''}`,
       ],
       data: { bare, api, check, responseBytes: Buffer.byteLength(probe.text) },

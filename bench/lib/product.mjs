@@ -10,6 +10,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readSync, readdirSync, rm
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { cpuClock } from './cpu.mjs';
 
 /** How many bytes of the product's own output to keep for a failure report. */
 const LOG_TAIL_BYTES = 16 * 1024;
@@ -46,10 +47,13 @@ function newestMtime(dir, limit = 5000) {
   return newest;
 }
 
-/** What `npm run build` makes: the web app's server build and the compiled server programs. */
-const BUILT = ['apps/web/build/server/index.js', 'apps/web/dist/server.js', 'apps/api/dist/main.js', 'apps/api/dist/cli.js'];
-/** The sources they are built from. */
-const SOURCES = ['apps/web/app', 'apps/web/server', 'apps/api/src', 'packages'];
+/** What `npm run build` makes, each with the sources it is built from. */
+const BUILDS = [
+  { built: 'apps/web/build/server/index.js', sources: ['apps/web/app', 'packages'] },
+  { built: 'apps/web/dist/server.js', sources: ['apps/web/server', 'packages'] },
+  { built: 'apps/api/dist/main.js', sources: ['apps/api/src', 'packages'] },
+  { built: 'apps/api/dist/cli.js', sources: ['apps/api/src', 'packages'] },
+];
 
 /**
  * Builds the product when its production build is missing (or when `force`).
@@ -58,8 +62,7 @@ const SOURCES = ['apps/web/app', 'apps/web/server', 'apps/api/src', 'packages'];
  * @returns {{ built: boolean, staleWarning?: string }}
  */
 export function ensureBuild(root, { force = false } = {}) {
-  const built = BUILT.map((file) => path.join(root, file));
-  if (force || built.some((file) => !existsSync(file))) {
+  if (force || BUILDS.some(({ built }) => !existsSync(path.join(root, built)))) {
     console.log(force ? 'Rebuilding (npm run build)…' : 'No production build yet: npm run build…');
     const result = spawnSync('npm', ['run', 'build'], {
       cwd: root,
@@ -70,13 +73,17 @@ export function ensureBuild(root, { force = false } = {}) {
     if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status ?? result.signal})`);
     return { built: true };
   }
-  const builtAt = Math.min(...built.map((file) => statSync(file).mtimeMs));
-  const sources = SOURCES.map((dir) => path.join(root, dir)).filter((dir) => existsSync(dir));
-  const newestSource = Math.max(0, ...sources.map((dir) => newestMtime(dir)));
-  if (newestSource > builtAt) {
+  /** @type {Map<string, number>} */
+  const newest = new Map();
+  const newestUnder = (/** @type {string} */ dir) => {
+    if (!newest.has(dir)) newest.set(dir, existsSync(path.join(root, dir)) ? newestMtime(path.join(root, dir)) : 0);
+    return /** @type {number} */ (newest.get(dir));
+  };
+  const stale = BUILDS.filter(({ built, sources }) => Math.max(...sources.map(newestUnder)) > statSync(path.join(root, built)).mtimeMs);
+  if (stale.length > 0) {
     return {
       built: false,
-      staleWarning: `the build may be stale (older than files under ${SOURCES.join(', ')}): pass --rebuild to measure the current code.`,
+      staleWarning: `${stale.map((b) => b.built).join(', ')} may be older than their sources: pass --rebuild to measure the current code.`,
     };
   }
   return { built: false };
@@ -138,6 +145,7 @@ function groupAlive(pgid) {
  * @property {string} apiUrl   e.g. http://127.0.0.1:9410
  * @property {string} dataDir  the temporary data directory
  * @property {Record<string, string>} env the environment the programs run with (for the CLI on the same data)
+ * @property {(() => number) | null} cpu CPU milliseconds its processes used so far (Linux; bench/lib/cpu.mjs)
  * @property {() => string} logTail last output of the product (for failure reports)
  * @property {() => Promise<void>} stop stops every process and deletes the data directory
  * @property {() => void} stopNow synchronous last resort (process 'exit'): SIGKILL the group, delete the data directory
@@ -270,6 +278,7 @@ async function launch(root, { script, webUrl, apiUrl, health, env: makeEnv, onSp
     apiUrl,
     dataDir,
     env,
+    cpu: cpuClock(pgid, { group: true }),
     logTail,
     async stop() {
       if (stopped) return;

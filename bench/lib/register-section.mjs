@@ -95,6 +95,7 @@ async function measureRegistrations({ root, settings, measure }, api, label, cou
     makeBody,
     connections: settings.registerConnections,
     duration: settings.duration,
+    cpu: api.cpu,
     onResponse(status, text) {
       const outcome = /"outcome":"?(\w+)"?/.exec(text)?.[1] ?? (text.includes('RATE_LIMITED') ? 'RATE_LIMITED' : 'other');
       const key = status === 200 ? outcome : `HTTP ${status}`;

@@ -89,7 +89,8 @@ export function ratioGoal(ratio, limit, { atMost = false, text } = {}) {
 export const throughput = (r) => `${num(r.requestsPerSecond, 0)} req/s, p99 ${num(r.p99)} ms`;
 
 /**
- * The load results of a section as a table (latency in ms).
+ * The load results of a section as a table (latency in ms; CPU µs/req: the server's processes'
+ * CPU time per completed request, the figure that moves least when the machine is busy).
  * @param {[string, import('./load.mjs').LoadResult][]} rows
  * @returns {string[]}
  */
@@ -97,13 +98,27 @@ export function loadTable(rows) {
   const lines = [];
   const collect = (/** @type {string} */ line) => lines.push(line);
   printTable(
-    ['target', 'conns', 'req/s', 'p50', 'p99', 'mean', 'requests', 'non-2xx', 'errors'],
-    rows.map(([label, r]) => [label, r.connections, num(r.requestsPerSecond, 0), num(r.p50), num(r.p99), num(r.latencyMean, 2), num(r.requests), num(r.non2xx), num(r.errors)]),
+    ['target', 'conns', 'req/s', 'p50', 'p99', 'mean', 'CPU µs/req', 'requests', 'non-2xx', 'errors'],
+    rows.map(([label, r]) => [
+      label,
+      r.connections,
+      num(r.requestsPerSecond, 0),
+      num(r.p50),
+      num(r.p99),
+      num(r.latencyMean, 2),
+      r.cpuPerRequest === null ? '–' : num(r.cpuPerRequest, 0),
+      num(r.requests),
+      num(r.non2xx),
+      num(r.errors),
+    ]),
     '  ',
     collect,
   );
   return lines;
 }
+
+/** A load run's server CPU per request, formatted. @param {import('./load.mjs').LoadResult} r */
+export const cpuText = (r) => (r.cpuPerRequest === null ? 'not measured' : `${num(r.cpuPerRequest, 0)} µs`);
 
 /** True when a load run had failed requests. @param {import('./load.mjs').LoadResult[]} results */
 export const anyFailed = (...results) => results.some((r) => r.non2xx > 0 || r.errors > 0);

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startAnchor } from './anchors.mjs';
 import { num } from './format.mjs';
-import { anyFailed, loadTable, ratioGoal, throughput } from './sections.mjs';
+import { anyFailed, cpuText, loadTable, ratioGoal, throughput } from './sections.mjs';
 
 const REGISTRATION_CODE = 'WELCOME2026';
 /** The demo code's inviter (apps/api/src/seed.ts): the page with ?rc= must name her. */
@@ -37,12 +37,12 @@ export const ssrSection = {
     try {
       const check = await (await fetch(anchor.url)).text();
       if (check !== html) throw new Error('the node:http anchor does not serve the landing page as saved');
-      floor = await measure('floor: node:http, landing HTML', { url: anchor.url, connections: settings.webConnections, duration: settings.duration });
+      floor = await measure('floor: node:http, landing HTML', { url: anchor.url, connections: settings.webConnections, duration: settings.duration, cpu: anchor.cpu });
     } finally {
       await anchor.stop();
     }
-    const landing = await measure('SSR /', { url: landingUrl, connections: settings.webConnections, duration: settings.duration });
-    const withCode = await measure(`SSR /?rc=${REGISTRATION_CODE}`, { url: rcUrl, connections: settings.webConnections, duration: settings.duration });
+    const landing = await measure('SSR /', { url: landingUrl, connections: settings.webConnections, duration: settings.duration, cpu: product.cpu });
+    const withCode = await measure(`SSR /?rc=${REGISTRATION_CODE}`, { url: rcUrl, connections: settings.webConnections, duration: settings.duration, cpu: product.cpu });
 
     const anchorText = `${throughput(floor)} (node:http)`;
     const landingRatio = landing.requestsPerSecond / floor.requestsPerSecond;
@@ -60,6 +60,7 @@ export const ssrSection = {
         ]),
         '',
         `  HTML of /: ${num(Buffer.byteLength(html))} bytes. Share of the floor: / ${num(landingRatio, 3)}, /?rc= ${num(rcRatio, 3)}; mean latency ${num(landing.latencyMean, 2)} ms vs ${num(floor.latencyMean, 2)} ms.`,
+        `  CPU per request (the product: web server + API): / ${cpuText(landing)}, /?rc= ${cpuText(withCode)}; the floor ${cpuText(floor)}.`,
         `  The page with ?rc=${REGISTRATION_CODE} names the inviter (${INVITER}): ${invitationShown ? 'yes' : 'NO — check the loader'}`,
       ],
       data: { floor, landing, withCode, htmlBytes: Buffer.byteLength(html), invitationShown },
