@@ -12,18 +12,29 @@
  *   take the lock here; on a code it also made SQLite look up every member referring to it.)
  */
 import type { Kysely, Transaction } from 'kysely';
-import { sql } from 'kysely';
 import { engineOf } from './engine.ts';
+import { prepared } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 type LockableTable = 'registration_codes' | 'members' | 'email_outbox' | 'waitlist_entries' | 'membership_applications';
 
+const LOCKABLE_TABLES: readonly LockableTable[] = ['registration_codes', 'members', 'email_outbox', 'waitlist_entries', 'membership_applications'];
+
+/** Per table, prepared (ADR 035): `FOR UPDATE` on PostgreSQL; on SQLite the transaction holds the lock already. */
+const lockQueries = new Map(
+  LOCKABLE_TABLES.map((table) => [
+    table,
+    prepared((db, id: string) => {
+      const query = db.selectFrom(table).select('id').where('id', '=', id);
+      return engineOf(db as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate() : query;
+    }),
+  ]),
+);
+
 /** Locks row `id` of `table` for the rest of the transaction; false when there is no such row. */
 export async function lockRow(trx: Transaction<Database>, table: LockableTable, id: string): Promise<boolean> {
-  if (engineOf(trx as unknown as Kysely<unknown>) === 'postgres') {
-    const row = await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().executeTakeFirst();
-    return row !== undefined;
-  }
-  const { rows } = await sql`select 1 from ${sql.table(table)} where id = ${id}`.execute(trx);
+  const lock = lockQueries.get(table);
+  if (!lock) throw new Error(`no lock query for ${table}`);
+  const { rows } = await lock(trx, id);
   return rows.length === 1;
 }

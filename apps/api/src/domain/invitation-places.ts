@@ -8,6 +8,7 @@
  * without any current link (imported or demo rows) keeps holding their place.
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import { prepared } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -16,31 +17,35 @@ import type { Database } from '../db/schema.ts';
  * (`issueActivation`, `domain/activation-links.ts`), so the rule reads one column of the
  * member — an index range per code — instead of the member's links (ADR 036).
  */
-function holdingPlace(eb: ExpressionBuilder<Database & { m: Database['members'] }, 'm'>, now: Date) {
-  return eb.and([
-    eb('m.status', '=', 'pending'),
-    eb.or([eb('m.place_held_until', 'is', null), eb('m.place_held_until', '>', now.toISOString())]),
-  ]);
+function holdingPlace(eb: ExpressionBuilder<Database & { m: Database['members'] }, 'm'>, now: string) {
+  return eb.and([eb('m.status', '=', 'pending'), eb.or([eb('m.place_held_until', 'is', null), eb('m.place_held_until', '>', now)])]);
 }
 
-/** The places pending registrations hold on the code `registrationCodeId` at `now`. */
-export async function heldPlaces(db: Kysely<Database>, registrationCodeId: string, now: Date): Promise<number> {
-  const row = await db
+/** Prepared (ADR 035): every code check and registration counts. */
+const countHeld = prepared((db, registrationCodeId: string, now: string) =>
+  db
     .selectFrom('members as m')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('m.registration_code_id', '=', registrationCodeId)
-    .where((eb) => holdingPlace(eb, now))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where((eb) => holdingPlace(eb, now)),
+);
+
+const findHolding = prepared((db, memberId: string, now: string) =>
+  db
+    .selectFrom('members as m')
+    .select('m.id')
+    .where('m.id', '=', memberId)
+    .where((eb) => holdingPlace(eb, now)),
+);
+
+/** The places pending registrations hold on the code `registrationCodeId` at `now`. */
+export async function heldPlaces(db: Kysely<Database>, registrationCodeId: string, now: Date): Promise<number> {
+  const { rows } = await countHeld(db, registrationCodeId, now.toISOString());
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Whether the pending member `memberId` still holds their place at `now`. */
 export async function holdsPlace(db: Kysely<Database>, memberId: string, now: Date): Promise<boolean> {
-  const row = await db
-    .selectFrom('members as m')
-    .select('m.id')
-    .where('m.id', '=', memberId)
-    .where((eb) => holdingPlace(eb, now))
-    .executeTakeFirst();
-  return row !== undefined;
+  const { rows } = await findHolding(db, memberId, now.toISOString());
+  return rows.length > 0;
 }

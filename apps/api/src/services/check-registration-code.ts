@@ -6,6 +6,7 @@ import type { Customization } from '@velvet/validation/customization';
 import { isBlocking, isRegistrationCodeFormat, normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Db } from '../db/connect.ts';
+import { prepared } from '../db/prepared.ts';
 import type { CountryOption } from './list-country-options.ts';
 import { listCountryOptions } from './list-country-options.ts';
 import { heldPlaces } from '../domain/invitation-places.ts';
@@ -35,6 +36,26 @@ export interface CheckRegistrationCodeDeps {
   now?: Date;
 }
 
+/** The code with its inviter's name and state: every landing page with ?rc= asks (prepared, ADR 035). */
+const findCode = prepared((db, code: string) =>
+  db
+    .selectFrom('registration_codes as rc')
+    .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
+    .select([
+      'rc.id',
+      'rc.code',
+      'rc.balance',
+      'rc.expires_at',
+      'rc.customization',
+      'rc.landing_slug',
+      'rc.requires_validity_timestamp',
+      'rc.disabled',
+      'inviter.first_name as inviter_first_name',
+      'inviter.status as inviter_status',
+    ])
+    .where('rc.code', '=', code),
+);
+
 const INVALID: RegistrationCodeCheck = {
   errors: ['REGISTRATION_CODE_INVALID'],
   inviterName: null,
@@ -51,23 +72,7 @@ export async function checkRegistrationCode(
   // Input no issued code can have (too long, other characters, U+0000) is invalid without a look-up.
   if (!isRegistrationCodeFormat(code)) return INVALID;
 
-  const row = await deps.db
-    .selectFrom('registration_codes as rc')
-    .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-    .select([
-      'rc.id',
-      'rc.code',
-      'rc.balance',
-      'rc.expires_at',
-      'rc.customization',
-      'rc.landing_slug',
-      'rc.requires_validity_timestamp',
-      'rc.disabled',
-      'inviter.first_name as inviter_first_name',
-      'inviter.status as inviter_status',
-    ])
-    .where('rc.code', '=', code)
-    .executeTakeFirst();
+  const row = (await findCode(deps.db, code)).rows[0];
   if (!row || row.disabled) return INVALID;
 
   const errors = new Set<RegistrationCodeError>();

@@ -1,7 +1,7 @@
 import { COUNTRIES } from '@velvet/i18n/locales';
 import type { Country } from '@velvet/i18n/locales';
-import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import { prepared } from '../db/prepared.ts';
 
 export interface CountryOption {
   isoCode: Country;
@@ -31,7 +31,7 @@ interface LegalCache {
 }
 const cacheByDb = new WeakMap<Db, LegalCache>();
 
-const REVISION_QUERY = sql<{ revision: number }>`select revision from legal_documents_revision where id = 1`;
+const readRevision = prepared((db) => db.selectFrom('legal_documents_revision').select('revision').where('id', '=', 1));
 
 /**
  * Every served country with the current version (newest published, not in the future)
@@ -39,7 +39,7 @@ const REVISION_QUERY = sql<{ revision: number }>`select revision from legal_docu
  * document is left out rather than offered without a consent text.
  */
 export async function listCountryOptions(db: Db, now: Date = new Date()): Promise<CountryOption[]> {
-  const { rows } = await REVISION_QUERY.execute(db);
+  const { rows } = await readRevision(db);
   const revision = Number(rows[0]?.revision ?? -1);
   let cache = cacheByDb.get(db);
   if (!cache || cache.revision !== revision) {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { RegisterInput, ShoppingPreference } from '@velvet/validation/registration';
 import type { Kysely, Transaction } from 'kysely';
 import { lockRow } from '../../db/lock.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import { heldPlaces } from '../../domain/invitation-places.ts';
 import type { SocialRegistrationExtras } from './outcomes.ts';
@@ -12,14 +13,31 @@ import type { SocialRegistrationExtras } from './outcomes.ts';
  * the transaction (the code's row first, as everywhere); undefined when it is unknown.
  */
 export async function lockCodeWithInviter(trx: Transaction<Database>, code: string) {
-  const codeRow = await trx
+  const codeRow = (await codeWithInviter(trx, code)).rows[0];
+  return codeRow && (await lockRow(trx, 'registration_codes', codeRow.id)) ? codeRow : undefined;
+}
+
+// Prepared (ADR 035): the statements of every registration.
+const codeWithInviter = prepared((db, code: string) =>
+  db
     .selectFrom('registration_codes as rc')
     .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
     .select(['rc.id', 'rc.customization', 'inviter.first_name as inviter_name'])
-    .where('rc.code', '=', code)
-    .executeTakeFirst();
-  return codeRow && (await lockRow(trx, 'registration_codes', codeRow.id)) ? codeRow : undefined;
-}
+    .where('rc.code', '=', code),
+);
+const codeBalance = prepared((db, id: string) => db.selectFrom('registration_codes').select('balance').where('id', '=', id));
+const insertConsent = prepared(
+  (db, id: string, memberId: string, country: string, terms: string, dataPolicy: string, newsletter: boolean, acceptedAt: string) =>
+    db.insertInto('consents').values({
+      id,
+      member_id: memberId,
+      country,
+      terms_pk_string: terms,
+      data_policy_pk_string: dataPolicy,
+      newsletter,
+      accepted_at: acceptedAt,
+    }),
+);
 
 /** Under the code's row lock: the code error when it has no free place, else null. */
 export async function placeTaken(
@@ -27,7 +45,9 @@ export async function placeTaken(
   registrationCodeId: string,
   now: Date,
 ): Promise<'REGISTRATION_CODE_NO_BALANCE_LEFT' | 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS' | null> {
-  const { balance } = await trx.selectFrom('registration_codes').select('balance').where('id', '=', registrationCodeId).executeTakeFirstOrThrow();
+  const row = (await codeBalance(trx, registrationCodeId)).rows[0];
+  if (!row) throw new Error(`registration code ${registrationCodeId} is gone`);
+  const { balance } = row;
   if (balance <= 0) return 'REGISTRATION_CODE_NO_BALANCE_LEFT';
   // Pending registrations hold places until their link expires; an activation at once spends one.
   if ((await heldPlaces(trx, registrationCodeId, now)) >= balance) return 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS';
@@ -36,18 +56,7 @@ export async function placeTaken(
 
 /** The consent given with this submission (a new row each time: consents are a history). */
 export async function recordConsent(trx: Kysely<Database>, memberId: string, country: string, input: RegisterInput, now: Date) {
-  await trx
-    .insertInto('consents')
-    .values({
-      id: randomUUID(),
-      member_id: memberId,
-      country,
-      terms_pk_string: input.termsPkString,
-      data_policy_pk_string: input.dataPolicyPkString,
-      newsletter: input.newsletter,
-      accepted_at: now.toISOString(),
-    })
-    .execute();
+  await insertConsent(trx, randomUUID(), memberId, country, input.termsPkString, input.dataPolicyPkString, input.newsletter, now.toISOString());
 }
 
 /**
