@@ -25,6 +25,7 @@ import { identifyMember } from '../auth/member-identity.ts';
 import type { MemberIdentity } from '../auth/member-identity.ts';
 import { createRegistrationEvents } from '../domain/registration-events.ts';
 import type { RegistrationEvents } from '../domain/registration-events.ts';
+import { useCompiledExecution } from './compiled-execution.ts';
 import { maskUnavailable, useUnexpectedErrorLog, yogaLogger } from './errors.ts';
 import { useHealth } from './health.ts';
 import { useBodyLimit, useMalformedParams, useNulGuard } from './input-guards.ts';
@@ -162,6 +163,7 @@ export async function createYogaApp(options: {
       }) as Plugin<ApiContext>,
       ...(settings.introspection ? [] : [useDisableIntrospection() as Plugin<ApiContext>]),
       useNulGuard(),
+      ...useCompiledExecution(),
       useUnexpectedErrorLog(logger, 'errorReporter' in options ? options.errorReporter : createApiErrorReporter(env, logger)),
     ],
   });
