@@ -8,7 +8,7 @@
  */
 import type { Customization } from '@velvet/validation/customization';
 import type { ShoppingPreference } from '@velvet/validation/registration';
-import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** An ISO-8601 UTC timestamp such as `2026-11-22T10:00:00.000Z`. */
 type Timestamp = string;
@@ -51,6 +51,8 @@ interface RegistrationCodesTable {
   requires_validity_timestamp: boolean;
   disabled: boolean;
   created_at: Timestamp;
+  /** Its pending members, kept by triggers on `members` (ADR 036): each holds at most one place. */
+  pending_members: Generated<number>;
 }
 
 interface LegalDocumentsTable {

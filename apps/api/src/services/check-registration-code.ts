@@ -9,7 +9,7 @@ import type { Db } from '../db/connect.ts';
 import { prepared } from '../db/prepared.ts';
 import type { CountryOption } from './list-country-options.ts';
 import { listCountryOptions } from './list-country-options.ts';
-import { heldPlaces } from '../domain/invitation-places.ts';
+import { placesFull } from '../domain/invitation-places.ts';
 import { isReferrerBlocked } from '../domain/referrer-blocklist.ts';
 import { verifyValidityTimestamp } from '../domain/registration-link.ts';
 
@@ -45,6 +45,7 @@ const findCode = prepared((db, code: string) =>
       'rc.id',
       'rc.code',
       'rc.balance',
+      'rc.pending_members',
       'rc.expires_at',
       'rc.customization',
       'rc.landing_slug',
@@ -94,7 +95,7 @@ export async function checkRegistrationCode(
     errors.add('REGISTRATION_CODE_NO_BALANCE_LEFT');
   } else {
     // Pending registrations hold places until their activation link expires (invitation-places.ts).
-    if ((await heldPlaces(deps.db, row.id, now)) >= row.balance) errors.add('REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS');
+    if (await placesFull(deps.db, row, now)) errors.add('REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS');
   }
 
   const slug = input.slug?.trim().toLowerCase();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RegisterInput } from '@velvet/validation/registration';
 import { prepared } from '../../db/prepared.ts';
 import type { MemberStatus } from '../../db/schema.ts';
-import { issueActivation } from '../../domain/activation-links.ts';
+import { activationExpiry, issueActivation } from '../../domain/activation-links.ts';
 import { grantWelcomeVoucher, spendInvitation } from '../../domain/member-activation.ts';
 import { lockCodeWithInviter, placeTaken, recordConsent, recordSocialDetails } from './member-writes.ts';
 import { ERRORS_ONLY, answer, publishActive } from './outcomes.ts';
@@ -24,6 +24,7 @@ const insertMember = prepared(
     newsletter: boolean,
     createdAt: string,
     activatedAt: string | null,
+    placeHeldUntil: string | null,
   ) =>
     db.insertInto('members').values({
       id,
@@ -38,6 +39,7 @@ const insertMember = prepared(
       newsletter,
       created_at: createdAt,
       activated_at: activatedAt,
+      place_held_until: placeHeldUntil,
     }),
 );
 
@@ -77,6 +79,8 @@ export async function createMember(
       input.newsletter,
       at,
       activeAtOnce ? at : null,
+      // Pending: the place is held until the first link, issued below, expires.
+      activeAtOnce ? null : activationExpiry(now),
     );
     await recordConsent(trx, memberId, values.country, input, now);
     if (social) await recordSocialDetails(trx, memberId, values.shoppingPreferences, social, now);
@@ -95,7 +99,7 @@ export async function createMember(
         inviterName: codeRow.inviter_name,
         reason: 'registration',
       },
-      { secret: deps.secret, now },
+      { secret: deps.secret, now, firstLink: true },
     );
     return { codeError: null, memberId, outboxId, voucher: null };
   });

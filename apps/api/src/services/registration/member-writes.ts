@@ -2,30 +2,32 @@
 import { randomUUID } from 'node:crypto';
 import type { RegisterInput, ShoppingPreference } from '@velvet/validation/registration';
 import type { Kysely, Transaction } from 'kysely';
-import { lockRow } from '../../db/lock.ts';
+import { engineOf } from '../../db/engine.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
-import { heldPlaces } from '../../domain/invitation-places.ts';
+import { placesFull } from '../../domain/invitation-places.ts';
 import type { SocialRegistrationExtras } from './outcomes.ts';
 
 /**
  * The code a registration takes a place on, with its inviter's name, locked for the rest of
- * the transaction (the code's row first, as everywhere); undefined when it is unknown.
+ * the transaction (the code's row first, as everywhere) in the same statement: `FOR UPDATE OF
+ * rc` on PostgreSQL; on SQLite the transaction holds the database's write lock already
+ * (db/lock.ts). Undefined when the code is unknown.
  */
 export async function lockCodeWithInviter(trx: Transaction<Database>, code: string) {
-  const codeRow = (await codeWithInviter(trx, code)).rows[0];
-  return codeRow && (await lockRow(trx, 'registration_codes', codeRow.id)) ? codeRow : undefined;
+  return (await codeWithInviter(trx, code)).rows[0];
 }
 
 // Prepared (ADR 035): the statements of every registration.
-const codeWithInviter = prepared((db, code: string) =>
-  db
+const codeWithInviter = prepared((db, code: string) => {
+  const query = db
     .selectFrom('registration_codes as rc')
     .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
     .select(['rc.id', 'rc.customization', 'inviter.first_name as inviter_name'])
-    .where('rc.code', '=', code),
-);
-const codeBalance = prepared((db, id: string) => db.selectFrom('registration_codes').select('balance').where('id', '=', id));
+    .where('rc.code', '=', code);
+  return engineOf(db as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate('rc') : query;
+});
+const codePlaces = prepared((db, id: string) => db.selectFrom('registration_codes').select(['id', 'balance', 'pending_members']).where('id', '=', id));
 const insertConsent = prepared(
   (db, id: string, memberId: string, country: string, terms: string, dataPolicy: string, newsletter: boolean, acceptedAt: string) =>
     db.insertInto('consents').values({
@@ -45,12 +47,11 @@ export async function placeTaken(
   registrationCodeId: string,
   now: Date,
 ): Promise<'REGISTRATION_CODE_NO_BALANCE_LEFT' | 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS' | null> {
-  const row = (await codeBalance(trx, registrationCodeId)).rows[0];
-  if (!row) throw new Error(`registration code ${registrationCodeId} is gone`);
-  const { balance } = row;
-  if (balance <= 0) return 'REGISTRATION_CODE_NO_BALANCE_LEFT';
+  const code = (await codePlaces(trx, registrationCodeId)).rows[0];
+  if (!code) throw new Error(`registration code ${registrationCodeId} is gone`);
+  if (code.balance <= 0) return 'REGISTRATION_CODE_NO_BALANCE_LEFT';
   // Pending registrations hold places until their link expires; an activation at once spends one.
-  if ((await heldPlaces(trx, registrationCodeId, now)) >= balance) return 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS';
+  if (await placesFull(trx, code, now)) return 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS';
   return null;
 }
 
