@@ -35,13 +35,17 @@ const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE
  * @property {number} emails    activation emails queued since the code was created
  */
 
-/** Each count's SQL, with one parameter ($1): the code's id, or (emails) the instant the code was created. */
-const COUNT_SQL = {
-  members: 'select count(*) as n from members where registration_code_id = $1',
-  linked: 'select count(distinct a.member_id) as n from activations a join members m on m.id = a.member_id where m.registration_code_id = $1',
-  links: 'select count(*) as n from activations a join members m on m.id = a.member_id where m.registration_code_id = $1',
-  emails: "select count(*) as n from email_outbox where template = 'activation' and created_at >= $1",
-};
+/**
+ * The four counts in one statement, so that they come from one snapshot: registrations still in
+ * flight when the load run ends commit meanwhile ($1: the code's id, $2: when it was created).
+ */
+const COUNTS_SQL = `select
+  (select count(*) from members where registration_code_id = $1) as member_count,
+  (select count(distinct a.member_id) from activations a join members m on m.id = a.member_id where m.registration_code_id = $1) as linked_count,
+  (select count(*) from activations a join members m on m.id = a.member_id where m.registration_code_id = $1) as link_count,
+  (select count(*) from email_outbox where template = 'activation' and created_at >= $2) as email_count`;
+/** @param {Record<string, unknown>} row @returns {Counts} */
+const countsOf = (row) => ({ members: Number(row.member_count), linked: Number(row.linked_count), links: Number(row.link_count), emails: Number(row.email_count) });
 /** @param {Counts} c */
 const consistent = (c) => c.members === c.linked && c.links === c.emails;
 
@@ -162,8 +166,7 @@ export const registerSqliteSection = {
     const count = async (/** @type {string} */ codeId, /** @type {string} */ since) => {
       const db = new Database(path.join(product.dataDir, 'velvet.sqlite'), { readonly: true, fileMustExist: true });
       try {
-        const one = (/** @type {string} */ text, /** @type {string} */ value) => /** @type {{ n: number }} */ (db.prepare(text.replace('$1', '?')).get(value)).n;
-        return { members: one(COUNT_SQL.members, codeId), linked: one(COUNT_SQL.linked, codeId), links: one(COUNT_SQL.links, codeId), emails: one(COUNT_SQL.emails, since) };
+        return countsOf(/** @type {Record<string, unknown>} */ (db.prepare(COUNTS_SQL.replaceAll('$1', '@code').replaceAll('$2', '@since')).get({ code: codeId, since })));
       } finally {
         db.close();
       }
@@ -202,14 +205,8 @@ export const registerPostgresSection = {
         onSpawn: (started) => context.onCleanup(() => started.stop()),
       });
       const count = async (/** @type {string} */ codeId, /** @type {string} */ since) => {
-        const one = async (/** @type {string} */ text, /** @type {string} */ value) =>
-          Number((await admin.query(text.replace(/\b(members|activations|email_outbox)\b/g, `${schema}.$1`), [value])).rows[0].n);
-        return {
-          members: await one(COUNT_SQL.members, codeId),
-          linked: await one(COUNT_SQL.linked, codeId),
-          links: await one(COUNT_SQL.links, codeId),
-          emails: await one(COUNT_SQL.emails, since),
-        };
+        const sqlText = COUNTS_SQL.replace(/\b(members|activations|email_outbox)\b/g, `${schema}.$1`);
+        return countsOf((await admin.query(sqlText, [codeId, since])).rows[0]);
       };
       return registerResult('postgres', await measureRegistrations(context, api, 'register on PostgreSQL', count), { perSecond: 300 });
     } catch (error) {

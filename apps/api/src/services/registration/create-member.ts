@@ -61,7 +61,7 @@ export async function createMember(
     const codeRow = await lockCodeWithInviter(trx, code);
     if (!codeRow) return { codeError: 'REGISTRATION_CODE_INVALID' as const };
     // Counted under the lock: no other registration on this code can commit in between.
-    const full = await placeTaken(trx, codeRow.id, now);
+    const full = await placeTaken(trx, codeRow, now);
     if (full) return { codeError: full };
 
     const memberId = randomUUID();

@@ -23,11 +23,10 @@ const codeWithInviter = prepared((db, code: string) => {
   const query = db
     .selectFrom('registration_codes as rc')
     .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-    .select(['rc.id', 'rc.customization', 'inviter.first_name as inviter_name'])
+    .select(['rc.id', 'rc.customization', 'rc.balance', 'rc.pending_members', 'inviter.first_name as inviter_name'])
     .where('rc.code', '=', code);
   return engineOf(db as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate('rc') : query;
 });
-const codePlaces = prepared((db, id: string) => db.selectFrom('registration_codes').select(['id', 'balance', 'pending_members']).where('id', '=', id));
 const insertConsent = prepared(
   (db, id: string, memberId: string, country: string, terms: string, dataPolicy: string, newsletter: boolean, acceptedAt: string) =>
     db.insertInto('consents').values({
@@ -41,14 +40,15 @@ const insertConsent = prepared(
     }),
 );
 
-/** Under the code's row lock: the code error when it has no free place, else null. */
+/**
+ * Under the code's row lock: the code error when it has no free place, else null. `code` is the
+ * row lockCodeWithInviter read in the same statement that took the lock (its latest version).
+ */
 export async function placeTaken(
   trx: Kysely<Database>,
-  registrationCodeId: string,
+  code: { id: string; balance: number; pending_members: number },
   now: Date,
 ): Promise<'REGISTRATION_CODE_NO_BALANCE_LEFT' | 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS' | null> {
-  const code = (await codePlaces(trx, registrationCodeId)).rows[0];
-  if (!code) throw new Error(`registration code ${registrationCodeId} is gone`);
   if (code.balance <= 0) return 'REGISTRATION_CODE_NO_BALANCE_LEFT';
   // Pending registrations hold places until their link expires; an activation at once spends one.
   if (await placesFull(trx, code, now)) return 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS';
