@@ -132,21 +132,3 @@ export async function measureAnchorPage(root) {
     await served.close();
   }
 }
-
-/**
- * Prints our landing page's first-load JS beside the bare page's, as a ratio (section 1 of the bench).
- * @param {{ assets: { kind: string, gzip: number }[] }} weight our landing page (measureFirstLoad)
- * @param {Awaited<ReturnType<typeof measureAnchorPage>>} anchor
- * @param {(bytes: number) => string} kb
- * @returns {{ ours: number, anchor: number, ratio: number, goal: number, met: boolean }}
- */
-export function printAnchorComparison(weight, anchor, kb) {
-  const ours = weight.assets.filter((a) => a.kind === 'js').reduce((t, a) => t + a.gzip, 0);
-  const goal = 100 * 1000;
-  const ratio = ours / anchor.js.gzip;
-  console.log(
-    `  Anchor: a bare React Router page (bench/anchor${anchor.built ? ', just built' : ', cached build'}) loads ${anchor.js.files} JS files, ${kb(anchor.js.gzip)} gzip -9;` +
-      ` ours ${kb(ours)} = ${ratio.toFixed(3)} of it (goal ≤ 100 kB: ${ours <= goal ? 'met' : 'not met'})`,
-  );
-  return { ours, anchor: anchor.js.gzip, ratio, goal, met: ours <= goal };
-}

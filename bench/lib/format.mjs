@@ -14,8 +14,9 @@ export const num = (value, digits = 0) =>
  * @param {string[]} headers
  * @param {(string | number)[][]} rows
  * @param {string} [indent]
+ * @param {(line: string) => void} [out] where the lines go (default: console.log)
  */
-export function printTable(headers, rows, indent = '  ') {
+export function printTable(headers, rows, indent = '  ', out = console.log) {
   const cells = rows.map((row) => row.map((cell) => String(cell)));
   const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((row) => (row[i] ?? '').length)));
   const numeric = headers.map((_, i) => cells.length > 0 && cells.every((row) => /^[-–\d.,%×\s]*(KiB|ms|x|×)?$/.test(row[i] ?? '')));
@@ -25,7 +26,7 @@ export function printTable(headers, rows, indent = '  ') {
       .map((cell, i) => (numeric[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
       .join('  ')
       .trimEnd();
-  console.log(line(headers));
-  console.log(indent + widths.map((w) => '─'.repeat(w)).join('  '));
-  for (const row of cells) console.log(line(row));
+  out(line(headers));
+  out(indent + widths.map((w) => '─'.repeat(w)).join('  '));
+  for (const row of cells) out(line(row));
 }

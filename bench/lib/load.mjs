@@ -12,6 +12,8 @@ import autocannon from 'autocannon';
  * @property {Record<string, string>} [headers]
  * @property {string} [body]
  * @property {(status: number, body: string) => void} [onResponse] sees every response (collects bodies: a little slower)
+ * @property {() => string} [makeBody] a new body for every request (e.g. a fresh email address); replaces `body`
+ * @property {(() => number) | null} [cpu] the server's CPU milliseconds so far (bench/lib/cpu.mjs): gives cpuPerRequest
  */
 
 /**
@@ -28,6 +30,7 @@ import autocannon from 'autocannon';
  * @property {number} non2xx
  * @property {number} errors     socket errors and timeouts
  * @property {number} bytesPerSecond mean response bytes per second
+ * @property {number | null} cpuPerRequest the server's CPU time per completed request, in µs (null: not measured)
  */
 
 /**
@@ -35,15 +38,18 @@ import autocannon from 'autocannon';
  * @param {LoadOptions} options
  * @returns {Promise<LoadResult>}
  */
-export async function load({ url, connections, duration, method = 'GET', headers, body, onResponse }) {
+export async function load({ url, connections, duration, method = 'GET', headers, body, onResponse, makeBody, cpu }) {
+  /** @type {Record<string, unknown>} */
+  const request = { method, headers, body };
+  if (makeBody) request.setupRequest = (/** @type {Record<string, unknown>} */ req) => ({ ...req, body: makeBody() });
+  if (onResponse) request.onResponse = (/** @type {number} */ status, /** @type {string} */ text) => onResponse(status, text);
+  const cpuBefore = cpu?.() ?? 0;
   const result = await autocannon({
     url,
     connections,
     duration,
     timeout: 10,
-    ...(onResponse
-      ? { requests: [{ method, headers, body, onResponse: (/** @type {number} */ status, /** @type {string} */ text) => onResponse(status, text) }] }
-      : { method, headers, body }),
+    ...(onResponse || makeBody ? { requests: [request] } : request),
   });
   return {
     url,
@@ -58,6 +64,7 @@ export async function load({ url, connections, duration, method = 'GET', headers
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     bytesPerSecond: result.throughput.average,
+    cpuPerRequest: cpu && result.requests.total > 0 ? ((cpu() - cpuBefore) * 1000) / result.requests.total : null,
   };
 }
 
@@ -67,5 +74,5 @@ export async function load({ url, connections, duration, method = 'GET', headers
  * @returns {Promise<void>}
  */
 export async function warmUp(options) {
-  await load({ ...options, onResponse: undefined });
+  await load({ ...options, onResponse: undefined, cpu: undefined });
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateDown, migrateToLatest } from '../src/db/migrate.ts';
@@ -9,7 +10,8 @@ import { checkRegistrationCode } from '../src/services/check-registration-code.t
 import { COUNTRIES } from '@velvet/i18n/locales';
 import { ENGINES, engineDatabase } from './support/engines.ts';
 import { TEST_SECRET } from './support/env.ts';
-import { insertCode } from './support/factories.ts';
+import { heldPlaces, holdsPlace } from '../src/domain/invitation-places.ts';
+import { insertCode, insertMember } from './support/factories.ts';
 
 describe.each(ENGINES)('database on %s', (engine) => {
   const database = engineDatabase(engine, { migrate: false });
@@ -34,6 +36,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
       // The tables each migration creates, newest first: undoing it takes exactly those away.
       const createdBy = [
         ['admin_recovery_codes', 'admin_security_policy', 'audit_log'],
+        ['legal_documents_revision'],
         ['code_signals', 'held_registrations'],
         ['feature_overrides', 'feature_revision'],
         ['consent_records', 'funnel_events'],
@@ -71,6 +74,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'funnel_events',
         'held_registrations',
         'legal_documents',
+        'legal_documents_revision',
         'member_preferences',
         'member_social_identities',
         'members',
@@ -83,6 +87,36 @@ describe.each(ENGINES)('database on %s', (engine) => {
         const booleans = tables.flatMap((t) => t.columns.filter((c) => c.dataType === 'bool').map((c) => c.name));
         expect([...new Set(booleans)].sort()).toEqual([...BOOLEAN_COLUMNS].sort());
       }
+    });
+
+    it('0007 keeps the places pending registrations held: until their current link expires, or for good without one', async () => {
+      // Back to before 0007 (the admin console's 0008 goes first).
+      await migrateDown(database.db);
+      await migrateDown(database.db);
+      const { id: codeId } = await insertCode(database.db, { balance: 5 });
+      const now = new Date('2026-11-24T12:00:00.000Z');
+      const at = (hours: number) => new Date(now.getTime() + hours * 3_600_000).toISOString();
+      const link = (memberId: string, expiresAt: string, superseded: boolean) => ({
+        id: randomUUID(),
+        member_id: memberId,
+        token_hash: randomUUID(),
+        reason: 'registration' as const,
+        created_at: at(-200),
+        expires_at: expiresAt,
+        used_at: null,
+        superseded_at: superseded ? at(-100) : null,
+      });
+      const live = await insertMember(database.db, { status: 'pending', registrationCodeId: codeId });
+      const expired = await insertMember(database.db, { status: 'pending', registrationCodeId: codeId });
+      const withoutLink = await insertMember(database.db, { status: 'pending', registrationCodeId: codeId });
+      // An older, superseded link that expired does not give the place back; the current one decides.
+      await database.db.insertInto('activations').values([link(live, at(-50), true), link(live, at(24), false), link(expired, at(-1), false)]).execute();
+
+      expect(await migrateToLatest(database.db)).toEqual({ applied: ['0007-held-places-and-legal-revision', '0008-admin-console'] });
+      const held = await database.db.selectFrom('members').select(['id', 'place_held_until']).where('registration_code_id', '=', codeId).execute();
+      expect(Object.fromEntries(held.map((m) => [m.id, m.place_held_until]))).toEqual({ [live]: at(24), [expired]: at(-1), [withoutLink]: null });
+      expect(await heldPlaces(database.db, codeId, now)).toBe(2);
+      expect(await holdsPlace(database.db, expired, now)).toBe(false);
     });
 
     it('publish one terms and one data-policy version for each of the 27 countries', async () => {

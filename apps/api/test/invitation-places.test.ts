@@ -132,6 +132,50 @@ describe.each(ENGINES)('invitation places on %s', (engine) => {
     expect([await balanceOf(full.id), await balanceOf(other.id)]).toEqual([1, 1]);
   });
 
+  it("keeps each code's count of pending members exact through every change: the count decides whether a place is free without counting", async () => {
+    const first = await insertCode(database.db, { balance: 3, pendingMembers: 1 });
+    const second = await insertCode(database.db, { balance: 2 });
+    const counted = async () => {
+      const codes = await database.db.selectFrom('registration_codes').select(['id', 'pending_members']).where('id', 'in', [first.id, second.id]).execute();
+      const pending = await database.db
+        .selectFrom('members')
+        .select(['registration_code_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('status', '=', 'pending')
+        .groupBy('registration_code_id')
+        .execute();
+      const real = (id: string) => Number(pending.find((p) => p.registration_code_id === id)?.n ?? 0);
+      return codes.map((c) => [c.pending_members, real(c.id)]);
+    };
+    const exact = async () => {
+      for (const [kept, real] of await counted()) expect(kept).toBe(real);
+    };
+    await exact();
+    api.clock.fix(START);
+    const moving = uniqueEmail('moving');
+    const activating = uniqueEmail('activating');
+    for (const email of [moving, activating]) expect((await register({ registrationCode: first.code, email })).outcome).toBe('FORM_FINISHED');
+    await exact();
+    // The code is full now (3 pending on 3 places): the check counts, and refuses.
+    expect(await codeErrors(first.code)).toEqual(['REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS']);
+    expect(await activate(await latestActivationId(database.db, activating))).toMatchObject({ outcome: 'ACTIVATED' });
+    await exact();
+    // Blocked and unblocked (the CLI's member block/unblock).
+    await database.db.updateTable('members').set({ status: 'blocked' }).where('email', '=', moving).execute();
+    await exact();
+    await database.db.updateTable('members').set({ status: 'pending' }).where('email', '=', moving).execute();
+    await exact();
+    // The link expires; registering on the other code moves the member there.
+    api.clock.fix(EXPIRED);
+    expect((await register({ registrationCode: second.code, email: moving })).outcome).toBe('ACCOUNT_PENDING');
+    await exact();
+    expect(await counted()).toEqual(expect.arrayContaining([[1, 1]]));
+    // Pruned a month later, and a member deleted outright.
+    await pruneExpiredData(database.db, new Date(EXPIRED.getTime() + (RETENTION_DAYS.expiredRegistrations + 9) * DAY_MS));
+    await exact();
+    await database.db.deleteFrom('members').where('email', '=', moving).execute();
+    await exact();
+  });
+
   it('pruning deletes a registration a month after its link expired; the address can then register afresh', async () => {
     const { code } = await insertCode(database.db, { balance: 5 });
     const [old, recent, live] = [uniqueEmail('old'), uniqueEmail('recent'), uniqueEmail('live')];

@@ -57,7 +57,7 @@ describe.each(ENGINES)('NUL in input on %s', (engine) => {
     const { code } = await insertCode(database.db);
     const check = await checkRegistrationCode({ db: database.db, secret: TEST_SECRET, referrerBlocklist: [] }, { registrationCode: `${code}\u0000` });
     expect(check.errors).toEqual(['REGISTRATION_CODE_INVALID']);
-    expect(await loginAdmin({ db: database.db, secret: TEST_SECRET }, { email: 'admin\u0000@velvetrope.example', password: 'x'.repeat(12) })).toEqual({ ok: false });
+    expect(await loginAdmin({ db: database.db, secret: TEST_SECRET }, { email: 'admin\u0000@velvetrope.example', password: 'x'.repeat(12) })).toEqual({ kind: 'refused', adminUserId: null, reason: 'credentials' });
     expect(
       await recordFunnelEvents({ db: database.db }, [{ name: 'landing', sessionId: SESSION, registrationCode: `${code}\u0000` }], null),
     ).toEqual({ ok: true, stored: 1 });

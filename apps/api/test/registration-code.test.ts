@@ -62,6 +62,49 @@ describe.each(ENGINES)('registrationCodeDetails on %s', (engine) => {
     }
   });
 
+  it('sees a change of the legal documents at the next request, whoever makes it (the API keeps them in memory)', async () => {
+    const { code } = await insertCode(database.db);
+    const optionFor = async (isoCode: string) => (await check({ registrationCode: code })).countryOptions.find((o) => o.isoCode === isoCode);
+    expect(await optionFor('NL')).toEqual({ isoCode: 'NL', termsPkString: 'terms-NL-2026-01', dataPolicyPkString: 'data-policy-NL-2026-01' });
+    // An operator's SQL on another connection (as another process or instance would): new, renamed, withdrawn.
+    const other = database.connectAgain();
+    try {
+      await other.db.insertInto('legal_documents').values({ country: 'NL', kind: 'terms', pk_string: 'terms-NL-2026-07', published_at: '2026-07-01T00:00:00.000Z' }).execute();
+      expect((await optionFor('NL'))?.termsPkString).toBe('terms-NL-2026-07');
+      await other.db.updateTable('legal_documents').set({ pk_string: 'data-policy-NL-2026-01b' }).where('pk_string', '=', 'data-policy-NL-2026-01').execute();
+      expect((await optionFor('NL'))?.dataPolicyPkString).toBe('data-policy-NL-2026-01b');
+      await other.db.deleteFrom('legal_documents').where('pk_string', '=', 'data-policy-NL-2026-01b').execute();
+      // Without a data policy the country is not offered.
+      expect(await optionFor('NL')).toBeUndefined();
+    } finally {
+      await other.db.deleteFrom('legal_documents').where('pk_string', '=', 'terms-NL-2026-07').execute();
+      await other.db
+        .insertInto('legal_documents')
+        .values({ country: 'NL', kind: 'data_policy', pk_string: 'data-policy-NL-2026-01', published_at: '2026-01-01T00:00:00.000Z' })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      await other.close();
+    }
+    expect(await optionFor('NL')).toEqual({ isoCode: 'NL', termsPkString: 'terms-NL-2026-01', dataPolicyPkString: 'data-policy-NL-2026-01' });
+  });
+
+  it('offers a version from the instant it is published, without any change to the table', async () => {
+    const { code } = await insertCode(database.db);
+    await database.db.insertInto('legal_documents').values({ country: 'PL', kind: 'terms', pk_string: 'terms-PL-2026-12', published_at: '2026-12-01T00:00:00.000Z' }).execute();
+    try {
+      const termsAt = async (instant: string) => {
+        api.clock.fix(instant);
+        return (await check({ registrationCode: code })).countryOptions.find((o) => o.isoCode === 'PL')?.termsPkString;
+      };
+      expect(await termsAt('2026-11-30T23:59:59.999Z')).toBe('terms-PL-2026-01');
+      expect(await termsAt('2026-12-01T00:00:00.000Z')).toBe('terms-PL-2026-12');
+      // And back: the clock of each request decides, not the order of the requests.
+      expect(await termsAt('2026-11-30T12:00:00.000Z')).toBe('terms-PL-2026-01');
+    } finally {
+      await database.db.deleteFrom('legal_documents').where('pk_string', '=', 'terms-PL-2026-12').execute();
+    }
+  });
+
   it('looks codes up trimmed and case-insensitively', async () => {
     const { code } = await insertCode(database.db, { code: 'MIXED-Case1'.toUpperCase(), inviterFirstName: 'Mia' });
     const details = await check({ registrationCode: `  ${code.toLowerCase()}\t ` });

@@ -98,4 +98,25 @@ describe('logger', () => {
     for (const secret of ['a@b.c', 'x@y.z', 'Ann', 'Bearer t', 'c=1']) expect(text).not.toContain(secret);
     expect(lines.lines[0]).toMatchObject({ email: '[redacted]', code: 'OK' });
   });
+
+  it('redacts personal fields in arrays, in a logged error, in child bindings, and leaves the logged object as it was', () => {
+    const lines = logCollector();
+    const logger = createLogger({ LOG_LEVEL: 'info', NODE_ENV: 'test' }, lines);
+    const error = Object.assign(new Error('refused'), { recipient: 'r@s.t' });
+    const logged = { rows: [{ email: 'row@b.c', id: 1 }], err: error, nested: { deep: { email: 'deep@b.c' } } };
+    logger.child({ firstName: 'Bindy', correlationId: 'c-1' }).warn(logged, 'hello');
+    const text = JSON.stringify(lines.lines);
+    for (const secret of ['row@b.c', 'r@s.t', 'deep@b.c', 'Bindy']) expect(text).not.toContain(secret);
+    expect(lines.lines[0]).toMatchObject({
+      correlationId: 'c-1',
+      firstName: '[redacted]',
+      rows: [{ email: '[redacted]', id: 1 }],
+      err: { message: 'refused', recipient: '[redacted]', type: 'Error' },
+      nested: { deep: { email: '[redacted]' } },
+    });
+    expect(String((lines.lines[0] as { err: { stack: string } }).err.stack)).toContain('refused');
+    // The caller's objects are not changed.
+    expect(logged.rows[0]?.email).toBe('row@b.c');
+    expect(error.recipient).toBe('r@s.t');
+  });
 });

@@ -5,7 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
+import type { DatabaseConnection as KyselyConnection, Driver, SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { DatabaseEngine } from './engine.ts';
 import type { Database } from './schema.ts';
@@ -55,7 +56,62 @@ function openSqlite(url: string): Db {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }), plugins: [new SqliteBooleanPlugin()] });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }), plugins: [new SqliteBooleanPlugin()] });
+}
+
+/**
+ * Every SQLite transaction starts with `BEGIN IMMEDIATE`: it holds the database's write lock
+ * from its first statement, so one that reads and then writes can never fail with
+ * SQLITE_BUSY_SNAPSHOT because another process (the CLI) committed in between — other writers
+ * wait instead (busy_timeout). Row locks need no write of their own then (db/lock.ts, ADR 036).
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: KyselyConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+/** Distinct SQL texts whose prepared statements are kept (ours are a few hundred at most). */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely's SQLite driver prepares every query anew (`db.prepare(sql)` per execution), which
+ * the API's profile showed as the largest single cost of a request (ADR 035). The same SQL text
+ * gets the same prepared statement here: better-sqlite3 statements are reusable, re-prepare
+ * themselves after a schema change, and Kysely runs one query at a time on this connection.
+ * The least recently used statement is dropped beyond STATEMENT_CACHE_SIZE texts (queries with
+ * `in (…)` lists of varying length have one text per length).
+ */
+function withStatementCache(database: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): SqliteDialectConfig['database'] {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (statement) {
+        // Most recently used last: Map keeps insertion order.
+        statements.delete(sqlText);
+      } else {
+        statement = database.prepare(sqlText);
+        if (statements.size >= size) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(sqlText, statement);
+      return statement;
+    },
+  };
 }
 
 const { types } = pg;

@@ -5,24 +5,36 @@
  *   locking the same row waits, then reads the committed state (READ COMMITTED).
  * - SQLite locks the whole database, not rows. Inside one process Kysely already runs one
  *   transaction at a time (the better-sqlite3 dialect has a single connection guarded by
- *   a mutex). Across processes (the CLI beside the server) a `BEGIN` (deferred) transaction
- *   that reads and then writes can fail with SQLITE_BUSY_SNAPSHOT when another writer
- *   committed in between; starting with a write (a no-op UPDATE) takes the write lock at
- *   once, which is what `BEGIN IMMEDIATE` would do. Other writers then wait (busy_timeout).
+ *   a mutex). Across processes (the CLI beside the server) every transaction begins with
+ *   `BEGIN IMMEDIATE` (db/connect.ts), which takes the write lock at once: other writers wait
+ *   (busy_timeout), and nothing another process commits can come between this transaction's
+ *   reads and its writes. The row only has to exist. (A no-op `UPDATE … SET id = id` used to
+ *   take the lock here; on a code it also made SQLite look up every member referring to it.)
  */
 import type { Kysely, Transaction } from 'kysely';
-import { sql } from 'kysely';
 import { engineOf } from './engine.ts';
+import { prepared } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 type LockableTable = 'registration_codes' | 'members' | 'email_outbox' | 'waitlist_entries' | 'membership_applications';
 
+const LOCKABLE_TABLES: readonly LockableTable[] = ['registration_codes', 'members', 'email_outbox', 'waitlist_entries', 'membership_applications'];
+
+/** Per table, prepared (ADR 035): `FOR UPDATE` on PostgreSQL; on SQLite the transaction holds the lock already. */
+const lockQueries = new Map(
+  LOCKABLE_TABLES.map((table) => [
+    table,
+    prepared((db, id: string) => {
+      const query = db.selectFrom(table).select('id').where('id', '=', id);
+      return engineOf(db as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate() : query;
+    }),
+  ]),
+);
+
 /** Locks row `id` of `table` for the rest of the transaction; false when there is no such row. */
 export async function lockRow(trx: Transaction<Database>, table: LockableTable, id: string): Promise<boolean> {
-  if (engineOf(trx as unknown as Kysely<unknown>) === 'postgres') {
-    const row = await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().executeTakeFirst();
-    return row !== undefined;
-  }
-  const result = await sql`update ${sql.table(table)} set id = id where id = ${id}`.execute(trx);
-  return Number(result.numAffectedRows ?? 0) === 1;
+  const lock = lockQueries.get(table);
+  if (!lock) throw new Error(`no lock query for ${table}`);
+  const { rows } = await lock(trx, id);
+  return rows.length === 1;
 }

@@ -9,7 +9,7 @@
 import type { AdminRole } from '@velvet/validation/admin';
 import type { Customization } from '@velvet/validation/customization';
 import type { ShoppingPreference } from '@velvet/validation/registration';
-import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** An ISO-8601 UTC timestamp such as `2026-11-22T10:00:00.000Z`. */
 type Timestamp = string;
@@ -36,6 +36,11 @@ interface MembersTable {
   activated_at: Timestamp | null;
   /** Accepted while DNS could not be asked whether the domain receives mail (issue 12 §3). */
   mail_domain_unverified: ColumnType<boolean, boolean | undefined, boolean>;
+  /**
+   * A pending member holds a place on their code until then: the expiry of their current
+   * activation link, written with the link; null while they have none (ADR 029, 036).
+   */
+  place_held_until: Timestamp | null;
 }
 
 interface RegistrationCodesTable {
@@ -55,6 +60,8 @@ interface RegistrationCodesTable {
   quarantined_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** Signals before this instant do not count (set when an operator releases the code). */
   signals_since: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Its pending members, kept by triggers on `members` (ADR 036): each holds at most one place. */
+  pending_members: Generated<number>;
 }
 
 interface LegalDocumentsTable {
@@ -182,6 +189,12 @@ interface FeatureOverridesTable {
 }
 
 /** The single row (id 1) every feature change bumps: API instances poll it to notice changes. */
+/** One row (id 1) whose revision triggers bump on every change of legal_documents (ADR 036). */
+interface LegalDocumentsRevisionTable {
+  id: number;
+  revision: number;
+}
+
 interface FeatureRevisionTable {
   id: number;
   revision: number;
@@ -318,6 +331,7 @@ export interface Database {
   feature_revision: FeatureRevisionTable;
   code_signals: CodeSignalsTable;
   held_registrations: HeldRegistrationsTable;
+  legal_documents_revision: LegalDocumentsRevisionTable;
 }
 
 /**

@@ -7,11 +7,30 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Locale } from '@velvet/i18n/locales';
 import type { ActivationReason, Database } from '../db/schema.ts';
+import { prepared } from '../db/prepared.ts';
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
 import { hashToken, randomToken } from '../lib/tokens.ts';
 
 export const ACTIVATION_VALIDITY_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+// Prepared (ADR 035): every registration and resend writes them.
+const supersedeLinks = prepared((db, at: string, memberId: string) =>
+  db.updateTable('activations').set({ superseded_at: at }).where('member_id', '=', memberId).where('used_at', 'is', null).where('superseded_at', 'is', null),
+);
+const insertLink = prepared((db, id: string, memberId: string, tokenHash: string, reason: ActivationReason, createdAt: string, expiresAt: string) =>
+  db.insertInto('activations').values({
+    id,
+    member_id: memberId,
+    token_hash: tokenHash,
+    reason,
+    created_at: createdAt,
+    expires_at: expiresAt,
+    used_at: null,
+    superseded_at: null,
+  }),
+);
+const holdPlaceUntil = prepared((db, until: string, memberId: string) => db.updateTable('members').set({ place_held_until: until }).where('id', '=', memberId));
 
 export interface IssueActivationInput {
   memberId: string;
@@ -22,40 +41,34 @@ export interface IssueActivationInput {
   reason: ActivationReason;
 }
 
+/** When a link issued at `now` stops working: the member's place is held until then. */
+export function activationExpiry(now: Date): string {
+  return new Date(now.getTime() + ACTIVATION_VALIDITY_DAYS * DAY_MS).toISOString();
+}
+
 /**
  * Inside the caller's transaction: supersedes the member's unused links, stores a new
- * link's hash and queues the activation email. Returns the outbox row id and the link id
- * (the latter for the caller's tests and nothing else: it is never logged or stored).
+ * link's hash, holds the member's place until the link expires (ADR 036) and queues the
+ * activation email. Returns the outbox row id and the link id (the latter for the caller's
+ * tests and nothing else: it is never logged or stored).
+ *
+ * `firstLink`: the member was created in this transaction with `place_held_until` =
+ * activationExpiry(now) — there is no link to supersede and the place is written: two
+ * statements fewer while a new registration holds its code's lock (ADR 036).
  */
 export async function issueActivation(
   trx: Kysely<Database>,
   input: IssueActivationInput,
-  options: { secret: string; now: Date },
+  options: { secret: string; now: Date; firstLink?: boolean },
 ): Promise<{ outboxId: string; activationId: string; expiresAt: string }> {
   const { now } = options;
   const at = now.toISOString();
-  await trx
-    .updateTable('activations')
-    .set({ superseded_at: at })
-    .where('member_id', '=', input.memberId)
-    .where('used_at', 'is', null)
-    .where('superseded_at', 'is', null)
-    .execute();
+  if (!options.firstLink) await supersedeLinks(trx, at, input.memberId);
   const activationId = randomToken();
-  const expiresAt = new Date(now.getTime() + ACTIVATION_VALIDITY_DAYS * DAY_MS).toISOString();
-  await trx
-    .insertInto('activations')
-    .values({
-      id: randomUUID(),
-      member_id: input.memberId,
-      token_hash: hashToken(activationId),
-      reason: input.reason,
-      created_at: at,
-      expires_at: expiresAt,
-      used_at: null,
-      superseded_at: null,
-    })
-    .execute();
+  const expiresAt = activationExpiry(now);
+  await insertLink(trx, randomUUID(), input.memberId, hashToken(activationId), input.reason, at, expiresAt);
+  // The newest link is the current one: the member's place is held until it expires (invitation-places.ts).
+  if (!options.firstLink) await holdPlaceUntil(trx, expiresAt, input.memberId);
   const outboxId = await enqueueEmail(
     trx,
     {

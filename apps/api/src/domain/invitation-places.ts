@@ -8,41 +8,55 @@
  * without any current link (imported or demo rows) keeps holding their place.
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import { prepared } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 
-/** The pending member `m` has a current activation link that has expired: they hold no place. */
-function placeReleased(eb: ExpressionBuilder<Database & { m: Database['members'] }, 'm'>, now: Date) {
-  return eb.exists(
-    eb
-      .selectFrom('activations as a')
-      .select('a.id')
-      .whereRef('a.member_id', '=', 'm.id')
-      .where('a.used_at', 'is', null)
-      .where('a.superseded_at', 'is', null)
-      .where('a.expires_at', '<=', now.toISOString()),
-  );
+/**
+ * The pending member `m` still holds their place at `now`: their current link has not expired,
+ * or they have none. `place_held_until` is that link's expiry, written with the link
+ * (`issueActivation`, `domain/activation-links.ts`), so the rule reads one column of the
+ * member — an index range per code — instead of the member's links (ADR 036).
+ */
+function holdingPlace(eb: ExpressionBuilder<Database & { m: Database['members'] }, 'm'>, now: string) {
+  return eb.and([eb('m.status', '=', 'pending'), eb.or([eb('m.place_held_until', 'is', null), eb('m.place_held_until', '>', now)])]);
 }
 
-/** The places pending registrations hold on the code `registrationCodeId` at `now`. */
-export async function heldPlaces(db: Kysely<Database>, registrationCodeId: string, now: Date): Promise<number> {
-  const row = await db
+/** Prepared (ADR 035): every code check and registration counts. */
+const countHeld = prepared((db, registrationCodeId: string, now: string) =>
+  db
     .selectFrom('members as m')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('m.registration_code_id', '=', registrationCodeId)
-    .where('m.status', '=', 'pending')
-    .where((eb) => eb.not(placeReleased(eb, now)))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where((eb) => holdingPlace(eb, now)),
+);
+
+const findHolding = prepared((db, memberId: string, now: string) =>
+  db
+    .selectFrom('members as m')
+    .select('m.id')
+    .where('m.id', '=', memberId)
+    .where((eb) => holdingPlace(eb, now)),
+);
+
+/** The places pending registrations hold on the code `registrationCodeId` at `now`. */
+export async function heldPlaces(db: Kysely<Database>, registrationCodeId: string, now: Date): Promise<number> {
+  const { rows } = await countHeld(db, registrationCodeId, now.toISOString());
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Whether every place of the code is held at `now` (its balance is at least 1). Each pending
+ * member holds at most one place, so a code with fewer pending members (`pending_members`,
+ * kept by triggers, ADR 036) than places has a free one without counting; only a code that
+ * may be full is counted.
+ */
+export async function placesFull(db: Kysely<Database>, code: { id: string; balance: number; pending_members: number }, now: Date): Promise<boolean> {
+  if (code.pending_members < code.balance) return false;
+  return (await heldPlaces(db, code.id, now)) >= code.balance;
 }
 
 /** Whether the pending member `memberId` still holds their place at `now`. */
 export async function holdsPlace(db: Kysely<Database>, memberId: string, now: Date): Promise<boolean> {
-  const row = await db
-    .selectFrom('members as m')
-    .select('m.id')
-    .where('m.id', '=', memberId)
-    .where('m.status', '=', 'pending')
-    .where((eb) => eb.not(placeReleased(eb, now)))
-    .executeTakeFirst();
-  return row !== undefined;
+  const { rows } = await findHolding(db, memberId, now.toISOString());
+  return rows.length > 0;
 }

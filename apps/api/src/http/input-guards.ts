@@ -34,7 +34,11 @@ async function readAtMost(request: Request, maxBytes: number): Promise<Uint8Arra
   return body;
 }
 
-/** Bodies over `maxBytes` get 413, by Content-Length up front or while reading a chunked body. */
+/**
+ * Bodies over `maxBytes` get 413, by Content-Length up front or while reading a chunked body.
+ * A body with a Content-Length within the limit is not counted again: the HTTP parser delivers
+ * exactly that many bytes (counting it meant copying every request body, ADR 035).
+ */
 export function useBodyLimit(maxBytes: number): Plugin<ApiContext> {
   const tooLarge = (fetchAPI: { Response: typeof Response }) =>
     json(fetchAPI, 413, { errors: [{ message: `Request body is larger than ${maxBytes} bytes.` }] });
@@ -44,7 +48,7 @@ export function useBodyLimit(maxBytes: number): Plugin<ApiContext> {
       if (length > maxBytes) endResponse(tooLarge(fetchAPI));
     },
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
-      if (!request.body || !requestParser) return;
+      if (!request.body || !requestParser || /^\d+$/.test(request.headers.get('content-length') ?? '')) return;
       setRequestParser(async (original) => {
         const body = await readAtMost(original, maxBytes);
         if (body === null) return tooLarge(fetchAPI);
@@ -58,15 +62,25 @@ export function useBodyLimit(maxBytes: number): Plugin<ApiContext> {
 
 export const NUL_INPUT_MESSAGE = 'Text must not contain NUL (U+0000) characters.';
 
+/**
+ * Whether a document has a string literal containing U+0000, once per document: Yoga's parser
+ * cache hands every request with the same text the same document object (ADR 035).
+ */
+const nulLiterals = new WeakMap<ExecutionArgs['document'], boolean>();
+
 /** True when a variable or a string literal of the operation contains U+0000. */
 function hasNulInput(args: ExecutionArgs): boolean {
   if (containsNul(args.variableValues)) return true;
-  let found = false;
-  visit(args.document, {
-    StringValue(node) {
-      if (node.value.includes('\u0000')) found = true;
-    },
-  });
+  let found = nulLiterals.get(args.document);
+  if (found === undefined) {
+    found = false;
+    visit(args.document, {
+      StringValue(node) {
+        if (node.value.includes('\u0000')) found = true;
+      },
+    });
+    nulLiterals.set(args.document, found);
+  }
   return found;
 }
 

@@ -31,6 +31,7 @@ import { createMailDomainChecker } from '../domain/mail-domains.ts';
 import { createSignUpGate } from '../domain/sign-up-gate.ts';
 import { createSignUpRate } from '../domain/sign-up-rate.ts';
 import type { RegistrationEvents } from '../domain/registration-events.ts';
+import { useCompiledExecution } from './compiled-execution.ts';
 import { maskUnavailable, useUnexpectedErrorLog, yogaLogger } from './errors.ts';
 import { useHealth } from './health.ts';
 import { useBodyLimit, useMalformedParams, useNulGuard } from './input-guards.ts';
@@ -97,6 +98,9 @@ export async function createYogaApp(options: {
     maskedErrors: { isDev: env.NODE_ENV === 'development', maskError: maskUnavailable },
     logging: yogaLogger(logger),
     batching: false,
+    // useBodyLimit below keeps bodies to 64 KiB, announced or streamed; Yoga's own limit (25 MB)
+    // would pipe every body through one more stream for nothing (ADR 035).
+    maxRequestBodySize: false,
     cors: {
       origin: env.corsOrigins,
       credentials: true,
@@ -192,6 +196,7 @@ export async function createYogaApp(options: {
       }) as Plugin<ApiContext>,
       ...(settings.introspection ? [] : [useDisableIntrospection() as Plugin<ApiContext>]),
       useNulGuard(),
+      ...useCompiledExecution(),
       useUnexpectedErrorLog(logger, 'errorReporter' in options ? options.errorReporter : createApiErrorReporter(env, logger)),
     ],
   });

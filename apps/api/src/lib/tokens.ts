@@ -4,9 +4,23 @@
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
-/** A 256-bit key for one purpose, so one secret never serves two algorithms directly. */
+const derivedKeys = new Map<string, Buffer>();
+
+/**
+ * A 256-bit key for one purpose, so one secret never serves two algorithms directly. Derived
+ * once per secret and purpose (HKDF showed in every registration's profile, ADR 035); a copy is
+ * returned, so no caller can alter the kept one.
+ */
 export function deriveKey(secret: string, purpose: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, 'velvet-rope', purpose, 32));
+  const id = `${purpose}\u0000${secret}`;
+  let key = derivedKeys.get(id);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', secret, 'velvet-rope', purpose, 32));
+    // A handful of purposes and one secret per process; tests use a few more secrets.
+    if (derivedKeys.size >= 64) derivedKeys.clear();
+    derivedKeys.set(id, key);
+  }
+  return Buffer.from(key);
 }
 
 /** 256 random bits, base64url (43 characters): unguessable, fits in a URL as is. */

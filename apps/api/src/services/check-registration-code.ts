@@ -6,9 +6,10 @@ import type { Customization } from '@velvet/validation/customization';
 import { isBlocking, isRegistrationCodeFormat, normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Db } from '../db/connect.ts';
+import { prepared } from '../db/prepared.ts';
 import type { CountryOption } from './list-country-options.ts';
 import { listCountryOptions } from './list-country-options.ts';
-import { heldPlaces } from '../domain/invitation-places.ts';
+import { placesFull } from '../domain/invitation-places.ts';
 import { isReferrerBlocked } from '../domain/referrer-blocklist.ts';
 import { verifyValidityTimestamp } from '../domain/registration-link.ts';
 import type { CodeWatch } from '../domain/code-quarantine.ts';
@@ -44,6 +45,29 @@ export interface CheckRegistrationCodeDeps {
   codeWatch?: CodeWatch;
 }
 
+/** The code with its inviter's name and state: every landing page with ?rc= asks (prepared, ADR 035). */
+const findCode = prepared((db, code: string) =>
+  db
+    .selectFrom('registration_codes as rc')
+    .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
+    .select([
+      'rc.id',
+      'rc.code',
+      'rc.balance',
+      'rc.pending_members',
+      'rc.expires_at',
+      'rc.customization',
+      'rc.landing_slug',
+      'rc.requires_validity_timestamp',
+      'rc.disabled',
+      'rc.single_use',
+      'rc.quarantined_at',
+      'inviter.first_name as inviter_first_name',
+      'inviter.status as inviter_status',
+    ])
+    .where('rc.code', '=', code),
+);
+
 const INVALID: RegistrationCodeCheck = {
   errors: ['REGISTRATION_CODE_INVALID'],
   inviterName: null,
@@ -63,25 +87,7 @@ export async function checkRegistrationCode(
   // Input no issued code can have (too long, other characters, U+0000) is invalid without a look-up.
   if (!isRegistrationCodeFormat(code)) return INVALID;
 
-  const row = await deps.db
-    .selectFrom('registration_codes as rc')
-    .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-    .select([
-      'rc.id',
-      'rc.code',
-      'rc.balance',
-      'rc.expires_at',
-      'rc.customization',
-      'rc.landing_slug',
-      'rc.requires_validity_timestamp',
-      'rc.disabled',
-      'rc.single_use',
-      'rc.quarantined_at',
-      'inviter.first_name as inviter_first_name',
-      'inviter.status as inviter_status',
-    ])
-    .where('rc.code', '=', code)
-    .executeTakeFirst();
+  const row = (await findCode(deps.db, code)).rows[0];
   if (!row) {
     // A code one character away from an issued one: someone may be trying variants of it.
     await deps.codeWatch?.observeUnknown(code);
@@ -110,7 +116,7 @@ export async function checkRegistrationCode(
     errors.add('REGISTRATION_CODE_NO_BALANCE_LEFT');
   } else {
     // Pending registrations hold places until their activation link expires (invitation-places.ts).
-    if ((await heldPlaces(deps.db, row.id, now)) >= row.balance) errors.add('REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS');
+    if (await placesFull(deps.db, row, now)) errors.add('REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS');
   }
 
   const slug = input.slug?.trim().toLowerCase();

@@ -22,6 +22,7 @@
 import type { RegisterInput } from '@velvet/validation/registration';
 import { isBlocking } from '@velvet/validation/registration-code';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
+import { prepared } from '../db/prepared.ts';
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import { checkRegistrationCode } from './check-registration-code.ts';
 import { holdsPlace } from '../domain/invitation-places.ts';
@@ -35,6 +36,9 @@ import type { RegisterDeps, RegisterResult, RegistrationRun, SocialRegistrationE
 import { renewPlace } from './registration/renew-place.ts';
 import { resendActivation } from './registration/resend-activation.ts';
 import { validateFields } from './registration/validate-fields.ts';
+
+/** Prepared (ADR 035): every registration asks. */
+const memberByEmail = prepared((db, email: string) => db.selectFrom('members').select(['id', 'status']).where('email', '=', email));
 
 const BALANCE_ERRORS: ReadonlySet<RegistrationCodeError> = new Set([
   'REGISTRATION_CODE_NO_BALANCE_LEFT',
@@ -104,11 +108,7 @@ async function registerValid(
   now: Date,
   held: boolean,
 ): Promise<RegistrationRun> {
-  const existing = await deps.db
-    .selectFrom('members')
-    .select(['id', 'status'])
-    .where('email', '=', values.email)
-    .executeTakeFirst();
+  const existing = (await memberByEmail(deps.db, values.email)).rows[0];
   if (existing && existing.status !== 'pending') {
     // Active or blocked: say no more than "this address has an account".
     return answer('ACCOUNT_ACTIVE', null);

@@ -5,6 +5,7 @@ import { waitlistInterestSocialMigration } from './0003-waitlist-interest-social
 import { consentAndFunnelMigration } from './0004-consent-and-funnel.ts';
 import { featureOverridesMigration } from './0005-feature-overrides.ts';
 import { abuseDefenceMigration } from './0006-abuse-defence.ts';
+import { heldPlacesAndLegalRevisionMigration } from './0007-held-places-and-legal-revision.ts';
 import { adminConsoleMigration } from './0008-admin-console.ts';
 
 /**
@@ -18,5 +19,6 @@ export const migrations: Record<string, Migration> = {
   '0004-consent-and-funnel': consentAndFunnelMigration,
   '0005-feature-overrides': featureOverridesMigration,
   '0006-abuse-defence': abuseDefenceMigration,
+  '0007-held-places-and-legal-revision': heldPlacesAndLegalRevisionMigration,
   '0008-admin-console': adminConsoleMigration,
 };

@@ -1,12 +1,51 @@
 import { randomUUID } from 'node:crypto';
 import type { RegisterInput } from '@velvet/validation/registration';
-import { issueActivation } from '../../domain/activation-links.ts';
+import { prepared } from '../../db/prepared.ts';
+import type { MemberStatus } from '../../db/schema.ts';
+import { activationExpiry, issueActivation } from '../../domain/activation-links.ts';
 import { grantWelcomeVoucher, spendInvitation } from '../../domain/member-activation.ts';
 import { isLinkMadeSince } from '../../domain/registration-link.ts';
 import { holdRegistration } from './hold-registration.ts';
 import { lockCodeWithInviter, placeTaken, recordConsent, recordSocialDetails } from './member-writes.ts';
 import { ERRORS_ONLY, answer, publishActive } from './outcomes.ts';
 import type { RegisterDeps, RegistrationRun, SocialRegistrationExtras, ValidFields } from './outcomes.ts';
+
+/** Prepared (ADR 035): every new registration writes it. */
+const insertMember = prepared(
+  (
+    db,
+    id: string,
+    email: string,
+    firstName: string,
+    lastName: string,
+    gender: string | null,
+    country: string,
+    language: string,
+    status: MemberStatus,
+    registrationCodeId: string,
+    newsletter: boolean,
+    createdAt: string,
+    activatedAt: string | null,
+    placeHeldUntil: string | null,
+    mailDomainUnverified: boolean,
+  ) =>
+    db.insertInto('members').values({
+      id,
+      email,
+      first_name: firstName,
+      last_name: lastName,
+      gender,
+      country,
+      language,
+      status,
+      registration_code_id: registrationCodeId,
+      newsletter,
+      created_at: createdAt,
+      activated_at: activatedAt,
+      place_held_until: placeHeldUntil,
+      mail_domain_unverified: mailDomainUnverified,
+    }),
+);
 
 /**
  * A new member on the code: pending with an activation email, or — the address vouched for
@@ -31,28 +70,28 @@ export async function createMember(
       return { codeError: null, held: true as const };
     }
     // Counted under the lock: no other registration on this code can commit in between.
-    const full = await placeTaken(trx, codeRow.id, now);
+    const full = await placeTaken(trx, codeRow, now);
     if (full) return { codeError: full };
 
     const memberId = randomUUID();
-    await trx
-      .insertInto('members')
-      .values({
-        id: memberId,
-        email: values.email,
-        first_name: values.firstName,
-        last_name: values.lastName,
-        gender: values.gender,
-        country: values.country,
-        language: values.language,
-        status: activeAtOnce ? 'active' : 'pending',
-        registration_code_id: codeRow.id,
-        newsletter: input.newsletter,
-        created_at: at,
-        activated_at: activeAtOnce ? at : null,
-        mail_domain_unverified: values.mailDomainUnverified,
-      })
-      .execute();
+    await insertMember(
+      trx,
+      memberId,
+      values.email,
+      values.firstName,
+      values.lastName,
+      values.gender,
+      values.country,
+      values.language,
+      activeAtOnce ? 'active' : 'pending',
+      codeRow.id,
+      input.newsletter,
+      at,
+      activeAtOnce ? at : null,
+      // Pending: the place is held until the first link, issued below, expires.
+      activeAtOnce ? null : activationExpiry(now),
+      values.mailDomainUnverified,
+    );
     await recordConsent(trx, memberId, values.country, input, now);
     if (social) await recordSocialDetails(trx, memberId, values.shoppingPreferences, social, now);
     if (activeAtOnce) {
@@ -70,7 +109,7 @@ export async function createMember(
         inviterName: codeRow.inviter_name,
         reason: 'registration',
       },
-      { secret: deps.secret, now },
+      { secret: deps.secret, now, firstLink: true },
     );
     return { codeError: null, memberId, outboxId, voucher: null };
   });

@@ -2,52 +2,62 @@
 import { randomUUID } from 'node:crypto';
 import type { RegisterInput, ShoppingPreference } from '@velvet/validation/registration';
 import type { Kysely, Transaction } from 'kysely';
-import { lockRow } from '../../db/lock.ts';
+import { engineOf } from '../../db/engine.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
-import { heldPlaces } from '../../domain/invitation-places.ts';
+import { placesFull } from '../../domain/invitation-places.ts';
 import type { SocialRegistrationExtras } from './outcomes.ts';
 
 /**
  * The code a registration takes a place on, with its inviter's name, locked for the rest of
- * the transaction (the code's row first, as everywhere); undefined when it is unknown.
+ * the transaction (the code's row first, as everywhere) in the same statement: `FOR UPDATE OF
+ * rc` on PostgreSQL; on SQLite the transaction holds the database's write lock already
+ * (db/lock.ts). Undefined when the code is unknown.
  */
 export async function lockCodeWithInviter(trx: Transaction<Database>, code: string) {
-  const codeRow = await trx
-    .selectFrom('registration_codes as rc')
-    .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-    .select(['rc.id', 'rc.customization', 'rc.quarantined_at', 'inviter.first_name as inviter_name'])
-    .where('rc.code', '=', code)
-    .executeTakeFirst();
-  return codeRow && (await lockRow(trx, 'registration_codes', codeRow.id)) ? codeRow : undefined;
+  return (await codeWithInviter(trx, code)).rows[0];
 }
 
-/** Under the code's row lock: the code error when it has no free place, else null. */
+// Prepared (ADR 035): the statements of every registration.
+const codeWithInviter = prepared((db, code: string) => {
+  const query = db
+    .selectFrom('registration_codes as rc')
+    .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
+    .select(['rc.id', 'rc.customization', 'rc.balance', 'rc.pending_members', 'rc.quarantined_at', 'inviter.first_name as inviter_name'])
+    .where('rc.code', '=', code);
+  return engineOf(db as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate('rc') : query;
+});
+const insertConsent = prepared(
+  (db, id: string, memberId: string, country: string, terms: string, dataPolicy: string, newsletter: boolean, acceptedAt: string) =>
+    db.insertInto('consents').values({
+      id,
+      member_id: memberId,
+      country,
+      terms_pk_string: terms,
+      data_policy_pk_string: dataPolicy,
+      newsletter,
+      accepted_at: acceptedAt,
+    }),
+);
+
+/**
+ * Under the code's row lock: the code error when it has no free place, else null. `code` is the
+ * row lockCodeWithInviter read in the same statement that took the lock (its latest version).
+ */
 export async function placeTaken(
   trx: Kysely<Database>,
-  registrationCodeId: string,
+  code: { id: string; balance: number; pending_members: number },
   now: Date,
 ): Promise<'REGISTRATION_CODE_NO_BALANCE_LEFT' | 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS' | null> {
-  const { balance } = await trx.selectFrom('registration_codes').select('balance').where('id', '=', registrationCodeId).executeTakeFirstOrThrow();
-  if (balance <= 0) return 'REGISTRATION_CODE_NO_BALANCE_LEFT';
+  if (code.balance <= 0) return 'REGISTRATION_CODE_NO_BALANCE_LEFT';
   // Pending registrations hold places until their link expires; an activation at once spends one.
-  if ((await heldPlaces(trx, registrationCodeId, now)) >= balance) return 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS';
+  if (await placesFull(trx, code, now)) return 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS';
   return null;
 }
 
 /** The consent given with this submission (a new row each time: consents are a history). */
 export async function recordConsent(trx: Kysely<Database>, memberId: string, country: string, input: RegisterInput, now: Date) {
-  await trx
-    .insertInto('consents')
-    .values({
-      id: randomUUID(),
-      member_id: memberId,
-      country,
-      terms_pk_string: input.termsPkString,
-      data_policy_pk_string: input.dataPolicyPkString,
-      newsletter: input.newsletter,
-      accepted_at: now.toISOString(),
-    })
-    .execute();
+  await insertConsent(trx, randomUUID(), memberId, country, input.termsPkString, input.dataPolicyPkString, input.newsletter, now.toISOString());
 }
 
 /**

@@ -38,7 +38,7 @@ export async function renewPlace(
     if (member.status !== 'pending') return { run: answer('ACCOUNT_ACTIVE', null) };
     // Renewed by a concurrent registration of the same address meanwhile.
     if (await holdsPlace(trx, memberId, now)) return { run: answer('ACCOUNT_PENDING', null) };
-    const full = await placeTaken(trx, codeRow.id, now);
+    const full = await placeTaken(trx, codeRow, now);
     if (full) return { run: ERRORS_ONLY([], [full]) };
     await trx.updateTable('members').set({ registration_code_id: codeRow.id }).where('id', '=', memberId).execute();
     if (social?.emailVerified) {

@@ -1,0 +1,70 @@
+/**
+ * Server-rendered pages against the floor: a bare `node:http` server answering every request
+ * with the same bytes as the landing page (bench/anchors/html-server.mjs). Its throughput is
+ * the most any server on this machine can reach for those bytes; `/` and `/?rc=WELCOME2026`
+ * are reported as shares of it (issue 11: at least 0.5 for pages without personal data, at
+ * least 0.16 — React Router's own share of plain HTML — for pages with an invitation code).
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startAnchor } from './anchors.mjs';
+import { num } from './format.mjs';
+import { anyFailed, cpuText, loadTable, ratioGoal, throughput } from './sections.mjs';
+
+const REGISTRATION_CODE = 'WELCOME2026';
+/** The demo code's inviter (apps/api/src/seed.ts): the page with ?rc= must name her. */
+const INVITER = 'Sophie';
+
+/** @type {import('./sections.mjs').Section} */
+export const ssrSection = {
+  name: 'ssr',
+  title: 'Server-rendered pages against the bare node:http floor (same HTML bytes)',
+  needs: 'product',
+  async run({ root, workDir, settings, ports, product, measure, onCleanup }) {
+    if (!product) throw new Error('the ssr section needs the product');
+    const landingUrl = `${product.webUrl}/`;
+    const rcUrl = `${product.webUrl}/?rc=${REGISTRATION_CODE}`;
+    const page = await fetch(landingUrl, { headers: { 'accept-encoding': 'identity' } });
+    const html = await page.text();
+    if (!page.ok) throw new Error(`GET / answered ${page.status}`);
+    const rcPage = await (await fetch(rcUrl)).text();
+    const invitationShown = rcPage.includes(INVITER);
+    const file = path.join(workDir, 'landing.html');
+    writeFileSync(file, html);
+
+    const anchor = await startAnchor(root, 'html-server.mjs', ports.htmlAnchor, [file], onCleanup);
+    let floor;
+    try {
+      const check = await (await fetch(anchor.url)).text();
+      if (check !== html) throw new Error('the node:http anchor does not serve the landing page as saved');
+      floor = await measure('floor: node:http, landing HTML', { url: anchor.url, connections: settings.webConnections, duration: settings.duration, cpu: anchor.cpu });
+    } finally {
+      await anchor.stop();
+    }
+    const landing = await measure('SSR /', { url: landingUrl, connections: settings.webConnections, duration: settings.duration, cpu: product.cpu });
+    const withCode = await measure(`SSR /?rc=${REGISTRATION_CODE}`, { url: rcUrl, connections: settings.webConnections, duration: settings.duration, cpu: product.cpu });
+
+    const anchorText = `${throughput(floor)} (node:http)`;
+    const landingRatio = landing.requestsPerSecond / floor.requestsPerSecond;
+    const rcRatio = withCode.requestsPerSecond / floor.requestsPerSecond;
+    return {
+      figures: [
+        { id: 'ssr.landing', label: 'SSR GET / (anonymous)', measured: throughput(landing), anchor: anchorText, ratio: landingRatio, goal: ratioGoal(landingRatio, 0.5) },
+        { id: 'ssr.landingWithCode', label: `SSR GET /?rc=${REGISTRATION_CODE}`, measured: throughput(withCode), anchor: anchorText, ratio: rcRatio, goal: ratioGoal(rcRatio, 0.16) },
+      ],
+      lines: [
+        ...loadTable([
+          ['floor: node:http, same bytes', floor],
+          ['SSR  GET /', landing],
+          [`SSR  GET /?rc=${REGISTRATION_CODE}`, withCode],
+        ]),
+        '',
+        `  HTML of /: ${num(Buffer.byteLength(html))} bytes. Share of the floor: / ${num(landingRatio, 3)}, /?rc= ${num(rcRatio, 3)}; mean latency ${num(landing.latencyMean, 2)} ms vs ${num(floor.latencyMean, 2)} ms.`,
+        `  CPU per request (the product: web server + API): / ${cpuText(landing)}, /?rc= ${cpuText(withCode)}; the floor ${cpuText(floor)}.`,
+        `  The page with ?rc=${REGISTRATION_CODE} names the inviter (${INVITER}): ${invitationShown ? 'yes' : 'NO — check the loader'}`,
+      ],
+      data: { floor, landing, withCode, htmlBytes: Buffer.byteLength(html), invitationShown },
+      suspect: anyFailed(floor, landing, withCode) || !invitationShown,
+    };
+  },
+};
