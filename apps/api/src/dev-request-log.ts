@@ -29,13 +29,18 @@ export interface RequestLog {
 }
 
 export function createRequestLog(keep: number = KEEP): RequestLog {
-  const entries: LoggedOperation[] = [];
+  // A ring of `keep` entries: recording never moves the others (a shift of 1,000 entries per
+  // operation showed in the API's profile, ADR 035). `next` is where the next one goes.
+  const ring: LoggedOperation[] = [];
+  let next = 0;
+  const inOrder = () => (ring.length < keep ? ring : [...ring.slice(next), ...ring.slice(0, next)]);
   return {
     record(entry) {
-      entries.push({ at: new Date().toISOString(), ...entry });
-      if (entries.length > keep) entries.splice(0, entries.length - keep);
+      ring[next] = { at: new Date().toISOString(), ...entry };
+      next = (next + 1) % keep;
     },
     list(sessionId) {
+      const entries = inOrder();
       return sessionId ? entries.filter((e) => e.sessionId === sessionId) : [...entries];
     },
   };

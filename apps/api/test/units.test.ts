@@ -1,6 +1,7 @@
 /** Pure functions: no database, no server. */
 import { describe, expect, it } from 'vitest';
 import { verifyPassword, hashPassword } from '../src/lib/password.ts';
+import { createRequestLog } from '../src/dev-request-log.ts';
 import { createLogger } from '../src/logger.ts';
 import { DEFAULT_REFERRER_BLOCKLIST, isReferrerBlocked, parseReferrerBlocklist } from '../src/domain/referrer-blocklist.ts';
 import {
@@ -83,6 +84,22 @@ describe('passwords', () => {
     for (const bad of ['', 'scrypt', hash.replace('scrypt', 'bcrypt'), `${hash}$extra`, hash.replace('$32768$', '$99999999$')]) {
       expect(await verifyPassword('a long enough password', bad)).toBe(false);
     }
+  });
+});
+
+describe('dev request log', () => {
+  it('keeps the last operations in the order they came, and finds those of one page load', () => {
+    const log = createRequestLog(3);
+    const record = (n: number) =>
+      log.record({ transport: 'http', operationName: `op${n}`, correlationId: `c${n}`, sessionId: n % 2 ? 'odd' : 'even', sourcePage: '/', bearer: false });
+    record(1);
+    record(2);
+    expect(log.list().map((e) => e.operationName)).toEqual(['op1', 'op2']);
+    for (const n of [3, 4, 5]) record(n);
+    expect(log.list().map((e) => e.operationName)).toEqual(['op3', 'op4', 'op5']);
+    expect(log.list('odd').map((e) => e.operationName)).toEqual(['op3', 'op5']);
+    record(6);
+    expect(log.list().map((e) => e.operationName)).toEqual(['op4', 'op5', 'op6']);
   });
 });
 

@@ -9,6 +9,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sq
 import type { DatabaseConnection as KyselyConnection, Driver, SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { DatabaseEngine } from './engine.ts';
+import { preparedStatementName } from './prepared.ts';
 import type { Database } from './schema.ts';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.ts';
 
@@ -155,6 +156,13 @@ function openPostgres(url: string, options: ConnectOptions): Db {
   pool.on('error', onError);
   pool.on('connect', (client) => {
     client.on('error', onError);
+    // A prepared query's SQL (prepared.ts) goes as a named statement: PostgreSQL parses and plans
+    // it once per connection, not on every run (ADR 036).
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
+      const name = typeof config === 'string' && Array.isArray(values) ? preparedStatementName(config) : undefined;
+      return name ? query({ name, text: config, values }, undefined, callback) : query(config, values, callback);
+    }) as typeof client.query;
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

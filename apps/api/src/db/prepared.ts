@@ -11,6 +11,7 @@
  * Only for queries whose shape does not depend on the values: the builder must use each value
  * as a parameter, as it is (no `in` lists, no values computed inside the builder).
  */
+import { createHash } from 'node:crypto';
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import { engineOf } from './engine.ts';
 import type { Database } from './schema.ts';
@@ -26,6 +27,17 @@ interface Prepared<R> {
 }
 
 const marker = (index: number) => `\u0000prepared-value-${index}\u0000`;
+
+/**
+ * The SQL of every prepared query, with the name PostgreSQL knows it by: `connect.ts` sends these
+ * as named statements, parsed and planned once per connection instead of on every run.
+ */
+const statementNames = new Map<string, string>();
+
+/** The statement name of a prepared query's SQL on PostgreSQL; undefined for any other SQL. */
+export function preparedStatementName(sqlText: string): string | undefined {
+  return statementNames.get(sqlText);
+}
 
 /**
  * `build` written once, run as `query(db, ...values)`: the result of executing the query built
@@ -48,7 +60,9 @@ export function prepared<V extends Value[], R>(
     });
     const missing = markers.filter((_, value) => !slots.some(([, v]) => v === value));
     if (missing.length > 0) throw new Error(`prepared query: ${missing.length} value(s) are not parameters of ${compiled.sql}`);
-    return { compiled, slots, count, sqlite: engineOf(db as unknown as Kysely<unknown>) === 'sqlite' };
+    const sqlite = engineOf(db as unknown as Kysely<unknown>) === 'sqlite';
+    if (!sqlite) statementNames.set(compiled.sql, `velvet_${createHash('sha256').update(compiled.sql).digest('hex').slice(0, 32)}`);
+    return { compiled, slots, count, sqlite };
   };
   return async (db, ...values) => {
     const engine = engineOf(db as unknown as Kysely<unknown>);

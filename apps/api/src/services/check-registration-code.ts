@@ -7,8 +7,10 @@ import { isBlocking, isRegistrationCodeFormat, normalizeRegistrationCode } from 
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Db } from '../db/connect.ts';
 import { prepared } from '../db/prepared.ts';
+import type { Database } from '../db/schema.ts';
+import type { ExpressionBuilder } from 'kysely';
 import type { CountryOption } from './list-country-options.ts';
-import { listCountryOptions } from './list-country-options.ts';
+import { legalRevision, listCountryOptions } from './list-country-options.ts';
 import { placesFull } from '../domain/invitation-places.ts';
 import { isReferrerBlocked } from '../domain/referrer-blocklist.ts';
 import { verifyValidityTimestamp } from '../domain/registration-link.ts';
@@ -64,6 +66,7 @@ const findCode = prepared((db, code: string) =>
       'rc.quarantined_at',
       'inviter.first_name as inviter_first_name',
       'inviter.status as inviter_status',
+      (eb) => legalRevision(eb as unknown as ExpressionBuilder<Database, never>).as('legal_revision'),
     ])
     .where('rc.code', '=', code),
 );
@@ -132,7 +135,7 @@ export async function checkRegistrationCode(
   return {
     errors: list,
     inviterName: inviterValid ? row.inviter_first_name : null,
-    countryOptions: usable ? await listCountryOptions(deps.db, now) : [],
+    countryOptions: usable ? await listCountryOptions(deps.db, now, Number(row.legal_revision ?? -1)) : [],
     customization: row.customization,
     signedSingleUseLink: signedLink && row.single_use,
     codeId: row.id,

@@ -1,6 +1,8 @@
 import { COUNTRIES } from '@velvet/i18n/locales';
 import type { Country } from '@velvet/i18n/locales';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import type { Database } from '../db/schema.ts';
 import { prepared } from '../db/prepared.ts';
 
 export interface CountryOption {
@@ -34,13 +36,21 @@ const cacheByDb = new WeakMap<Db, LegalCache>();
 const readRevision = prepared((db) => db.selectFrom('legal_documents_revision').select('revision').where('id', '=', 1));
 
 /**
+ * The revision of the legal documents as a column of another statement, for a caller that reads
+ * a row anyway and then lists the options (`listCountryOptions(db, now, revision)`).
+ */
+export function legalRevision(eb: ExpressionBuilder<Database, never>) {
+  return eb.selectFrom('legal_documents_revision').select('revision').where('id', '=', 1);
+}
+
+/**
  * Every served country with the current version (newest published, not in the future)
  * of its terms and data policy, in the order of COUNTRIES. A country missing either
  * document is left out rather than offered without a consent text.
  */
-export async function listCountryOptions(db: Db, now: Date = new Date()): Promise<CountryOption[]> {
-  const { rows } = await readRevision(db);
-  const revision = Number(rows[0]?.revision ?? -1);
+export async function listCountryOptions(db: Db, now: Date = new Date(), knownRevision?: number): Promise<CountryOption[]> {
+  // The code check reads the revision in its own statement (legalRevision below): one less.
+  const revision = knownRevision ?? Number((await readRevision(db)).rows[0]?.revision ?? -1);
   let cache = cacheByDb.get(db);
   if (!cache || cache.revision !== revision) {
     const documents = await db.selectFrom('legal_documents').select(['country', 'kind', 'pk_string', 'published_at']).execute();
