@@ -11,7 +11,7 @@ import { filePayload } from '@velvet/features/definitions';
 import { loadFeatureFile } from '@velvet/features/file';
 import { E2E } from '../../playwright.config.ts';
 import { cli } from './support/cli.ts';
-import type { Page } from '@playwright/test';
+import { request, type Page } from '@playwright/test';
 import { QUIET_DAY, TEST_NOW_HEADER, expect, test, text, waitForHydration } from './support.ts';
 
 const KEY = 'sdk-velvet-rope';
@@ -156,17 +156,43 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('a feature changed with the CLI reaches an open page through the stream, without a reload', async ({ page }) => {
-  await page.goto('/');
-  const howItWorks = page.getByRole('heading', { level: 2, name: text('en', 'onboarding.title') });
-  await expect(howItWorks).toBeVisible();
-  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+// The flag these tests change is everyone's: they run one after the other, never side by side.
+test.describe('a feature changed with the CLI', () => {
+  test.describe.configure({ mode: 'serial' });
 
-  expect((await cli(['feature', 'set', 'show-onboarding', '--value', 'false'])).code).toBe(0);
-  await expect(howItWorks).toBeHidden({ timeout: 15_000 });
-  expect((await cli(['feature', 'reset', 'show-onboarding'])).code).toBe(0);
-  await expect(howItWorks).toBeVisible({ timeout: 15_000 });
-  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  test('reaches an open page through the stream, without a reload', async ({ page }) => {
+    await page.goto('/');
+    const howItWorks = page.getByRole('heading', { level: 2, name: text('en', 'onboarding.title') });
+    await expect(howItWorks).toBeVisible();
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+
+    expect((await cli(['feature', 'set', 'show-onboarding', '--value', 'false'])).code).toBe(0);
+    await expect(howItWorks).toBeHidden({ timeout: 15_000 });
+    expect((await cli(['feature', 'reset', 'show-onboarding'])).code).toBe(0);
+    await expect(howItWorks).toBeVisible({ timeout: 15_000 });
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  });
+
+  test('reaches the page cache: the next anonymous visitor gets the changed page', async () => {
+    // A first visit without cookies or a test clock: the page comes from the cache (ADR 039).
+    const visitor = await request.newContext({ baseURL: E2E.base, extraHTTPHeaders: {} });
+    const heading = text('en', 'onboarding.title');
+    const page = async () => {
+      const response = await visitor.get('/');
+      return { html: await response.text(), cache: response.headers()['x-page-cache'] };
+    };
+    await expect.poll(async () => (await page()).cache).toBe('hit');
+    expect((await page()).html).toContain(heading);
+
+    expect((await cli(['feature', 'set', 'show-onboarding', '--value', 'false'])).code).toBe(0);
+    await expect.poll(async () => (await page()).html.includes(heading), { timeout: 15_000 }).toBe(false);
+    await expect.poll(async () => (await page()).cache).toBe('hit');
+    expect((await page()).html).not.toContain(heading);
+
+    expect((await cli(['feature', 'reset', 'show-onboarding'])).code).toBe(0);
+    await expect.poll(async () => (await page()).html.includes(heading), { timeout: 15_000 }).toBe(true);
+    await visitor.dispose();
+  });
 });
 
 test('the admin split generator makes a link that forces the chosen variation', async ({ page, context }) => {

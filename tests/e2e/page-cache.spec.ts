@@ -2,14 +2,14 @@
  * The page cache (ADR 039) as visitors meet it: anonymous public pages come from memory, yet
  * every response has its own CSP nonce (matching every script of the page), page-load id and
  * anonymous id; nothing one visitor brought (an invitation, a form they posted, their language
- * cookie) reaches another; a flag changed with the CLI reaches the cached page.
+ * cookie) reaches another. That a flag changed with the CLI reaches the cached page is in
+ * experiments.spec.ts, serial with the other test that changes a flag for everyone.
  *
  * These requests carry no X-Test-Now (pages on a test's calendar day are never cached): they
  * are made from request contexts of their own, as first visits without cookies.
  */
 import { request as playwrightRequest, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { E2E } from '../../playwright.config.ts';
-import { cli } from './support/cli.ts';
 import { createInvitation } from './support/data.ts';
 import { expect, test, text } from './support.ts';
 
@@ -45,10 +45,6 @@ async function cachedPage(context: APIRequestContext, path: string) {
     .toBe('hit');
   return last!;
 }
-
-test.afterAll(async () => {
-  await cli(['feature', 'reset', 'show-onboarding']);
-});
 
 test('a page from the cache has a fresh nonce that every one of its scripts carries, and ids of its own', async () => {
   const context = await visitor();
@@ -97,18 +93,4 @@ test('an invitation, a posted form and a language cookie stay with the visitor w
     expect(page.html).not.toContain(typed);
   }
   await Promise.all([other, invited, german].map((context) => context.dispose()));
-});
-
-test('a flag changed with the CLI reaches the cached page', async () => {
-  const context = await visitor();
-  const heading = text('en', 'onboarding.title');
-  expect((await cachedPage(context, '/')).html).toContain(heading);
-
-  expect((await cli(['feature', 'set', 'show-onboarding', '--value', 'false'])).code).toBe(0);
-  await expect.poll(async () => (await context.get('/').then((r) => r.text())).includes(heading), { timeout: 15_000 }).toBe(false);
-  expect((await cachedPage(context, '/')).html).not.toContain(heading);
-
-  expect((await cli(['feature', 'reset', 'show-onboarding'])).code).toBe(0);
-  await expect.poll(async () => (await context.get('/').then((r) => r.text())).includes(heading), { timeout: 15_000 }).toBe(true);
-  await context.dispose();
 });
