@@ -3,7 +3,7 @@
  * meets it: the registration form sends a proof of work its page solved, with nothing to see or
  * do; a form whose honeypot was filled reads "check your inbox" like any, and nothing is sent.
  */
-import { GUARD_FIELDS } from '@velvet/validation/sign-up-guards';
+import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
 import { expect, plain, test, text } from './support.ts';
 import { registerThroughForm } from './support/data.ts';
 import { uniqueEmail, waitForMail } from './support/mail.ts';

@@ -12,6 +12,7 @@ import { createOutboxSignal } from './mail/outbox-signal.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { createApiServer } from './server.ts';
 import { startRetentionJob } from './jobs/retention.ts';
+import { startAdmissionJob } from './jobs/admission.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
   worker.start();
   logger.info({ transport: transport.kind }, 'outbox worker started');
   const retention = startRetentionJob({ db: database.db, logger: logger.child({ component: 'retention' }) });
+  const admission = startAdmissionJob({ db: database.db, logger: logger.child({ component: 'admission' }), onEmailsQueued: () => outboxSignal.notify() });
 
   const api = await createApiServer({ env, db: database.db, logger, outboxSignal });
   await new Promise<void>((resolve, reject) => {
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
       .close()
       .then(() => worker.stop())
       .then(() => retention.stop())
+      .then(() => admission.stop())
       .then(() => transport.close())
       .then(() => database.close())
       .then(

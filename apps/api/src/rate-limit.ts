@@ -65,7 +65,7 @@ export const DEFAULT_RATE_LIMITS = {
    */
   noScriptSignUpsPerNetwork: { points: 3, duration: 3600, burstPoints: 0, burstDuration: 3600 },
   noScriptSignUps: { points: 30, duration: 600, burstPoints: 0, burstDuration: 600 },
-  /** Registrations per invitation code, whoever sends them: 20 per 10 minutes (issue 12 §2). */
+  /** Registrations per invitation code, whoever sends them: 20 per 10 minutes (issue 12 §2; RATE_LIMIT_REGISTRATIONS_PER_CODE sets the 20). */
   registrationsPerCode: { points: 20, duration: 600, burstPoints: 0, burstDuration: 600 },
 } satisfies Record<string, RateLimitRule>;
 type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
@@ -105,6 +105,7 @@ export function createRateLimiters(
         | 'RATE_LIMIT_CONSENT_RECORDS_PER_MINUTE'
         | 'RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE'
         | 'RATE_LIMIT_ADMIN_SIGN_INS_PER_MINUTE'
+        | 'RATE_LIMIT_REGISTRATIONS_PER_CODE'
       >
     >,
   options: RateLimiterOptions = {},
@@ -116,6 +117,7 @@ export function createRateLimiters(
   const consentRecords = env.RATE_LIMIT_CONSENT_RECORDS_PER_MINUTE;
   const funnelBatches = env.RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE;
   const adminSignIns = env.RATE_LIMIT_ADMIN_SIGN_INS_PER_MINUTE;
+  const perCode = env.RATE_LIMIT_REGISTRATIONS_PER_CODE;
   const rules: Record<RateLimitName, RateLimitRule> = {
     ...DEFAULT_RATE_LIMITS,
     ...(configured ? { registrationCodeCheck: { ...DEFAULT_RATE_LIMITS.registrationCodeCheck, points: configured } } : {}),
@@ -124,6 +126,7 @@ export function createRateLimiters(
     ...(consentRecords ? { consentRecords: { ...DEFAULT_RATE_LIMITS.consentRecords, points: consentRecords } } : {}),
     ...(funnelBatches ? { funnelEvents: { ...DEFAULT_RATE_LIMITS.funnelEvents, points: funnelBatches } } : {}),
     ...(adminSignIns ? { adminLoginIp: { ...DEFAULT_RATE_LIMITS.adminLoginIp, points: adminSignIns } } : {}),
+    ...(perCode ? { registrationsPerCode: { ...DEFAULT_RATE_LIMITS.registrationsPerCode, points: perCode } } : {}),
     ...options.rules,
   };
   const redis = env.REDIS_URL

@@ -1,5 +1,4 @@
 /** The admin CLI as an operator runs it: a child process with DATABASE_URL pointing at a temp SQLite file. */
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../src/db/connect.ts';
 import { enqueueEmail } from '../src/mail/outbox.ts';
 import type { DatabaseConnection } from '../src/db/connect.ts';
+import { recordCodeSignal } from '../src/domain/code-signals.ts';
 import { CODE_ALPHABET } from '../src/domain/random-codes.ts';
 import { verifyValidityTimestamp } from '../src/domain/registration-link.ts';
 import { createTestApi } from './support/api.ts';
@@ -453,7 +453,7 @@ describe('admin CLI', () => {
       expect((await cli(['code', 'flagged'], { DATABASE_URL: url })).stdout).toBe('no flagged codes\n');
       const at = new Date().toISOString();
       for (const kind of ['blocked_referrer', 'blocked_referrer', 'near_miss'] as const) {
-        await database.db.insertInto('code_signals').values({ id: randomUUID(), registration_code_id: created.id, kind, network: '198.51.100.0/24', country: 'DE', created_at: at }).execute();
+        await recordCodeSignal(database.db, created.id, kind, { network: '198.51.100.0/24', country: 'DE' }, new Date(at));
       }
       await database.db.updateTable('registration_codes').set({ quarantined_at: at }).where('code', 'in', ['LEAKY-1', 'CALM-1']).execute();
 

@@ -33,22 +33,30 @@ describe.each(ENGINES)('database on %s', (engine) => {
     it('can be undone and applied again', async () => {
       const tableNames = async () =>
         (await ownTables()).map((t) => t.name).filter((name) => !name.startsWith('kysely_')).sort();
-      // The tables each migration creates, newest first: undoing it takes exactly those away.
-      const createdBy = [
-        ['admin_recovery_codes', 'admin_security_policy', 'audit_log'],
-        ['legal_documents_revision'],
-        ['code_signals', 'held_registrations'],
-        ['feature_overrides', 'feature_revision'],
-        ['consent_records', 'funnel_events'],
-        ['member_preferences', 'member_social_identities', 'membership_applications', 'waitlist_entries'],
-        ['activations', 'admin_sessions', 'welcome_vouchers'],
-        ['admin_users', 'consents', 'email_outbox', 'legal_documents', 'members', 'registration_codes'],
+      // The tables each migration creates (and, undone, brings back), newest first: undoing it
+      // takes exactly those away.
+      const createdBy: { created: string[]; restored?: string[] }[] = [
+        { created: ['code_signal_counts', 'code_signal_sources'], restored: ['code_signals'] },
+        { created: [] }, // 0012-admin-lists: indexes only
+        { created: ['privacy_erasures'] },
+        { created: ['admission_capacity', 'waitlist_releases'] },
+        { created: [] }, // 0009-code-console: columns and indexes only
+        { created: ['admin_recovery_codes', 'admin_security_policy', 'audit_log'] },
+        { created: ['legal_documents_revision'] },
+        { created: ['code_signals', 'held_registrations'] },
+        { created: ['feature_overrides', 'feature_revision'] },
+        { created: ['consent_records', 'funnel_events'] },
+        { created: ['member_preferences', 'member_social_identities', 'membership_applications', 'waitlist_entries'] },
+        { created: ['activations', 'admin_sessions', 'welcome_vouchers'] },
+        { created: ['admin_users', 'consents', 'email_outbox', 'legal_documents', 'members', 'registration_codes'] },
       ];
+      // A table a newer migration dropped is not there now.
+      const dropped = createdBy.flatMap((m) => m.restored ?? []);
       let expected = await tableNames();
-      expect(expected).toEqual(createdBy.flat().sort());
-      for (const created of createdBy) {
+      expect(expected).toEqual(createdBy.flatMap((m) => m.created).filter((name) => !dropped.includes(name)).sort());
+      for (const { created, restored = [] } of createdBy) {
         await migrateDown(database.db);
-        expected = expected.filter((name) => !created.includes(name));
+        expected = [...expected.filter((name) => !created.includes(name)), ...restored].sort();
         expect(await tableNames()).toEqual(expected);
       }
       expect(expected).toEqual([]);
@@ -64,8 +72,10 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'admin_security_policy',
         'admin_sessions',
         'admin_users',
+        'admission_capacity',
         'audit_log',
-        'code_signals',
+        'code_signal_counts',
+        'code_signal_sources',
         'consent_records',
         'consents',
         'email_outbox',
@@ -79,8 +89,10 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'member_social_identities',
         'members',
         'membership_applications',
+        'privacy_erasures',
         'registration_codes',
         'waitlist_entries',
+        'waitlist_releases',
         'welcome_vouchers',
       ]);
       if (engine === 'postgres') {
@@ -90,9 +102,9 @@ describe.each(ENGINES)('database on %s', (engine) => {
     });
 
     it('0007 keeps the places pending registrations held: until their current link expires, or for good without one', async () => {
-      // Back to before 0007 (the admin console's 0008 goes first).
-      await migrateDown(database.db);
-      await migrateDown(database.db);
+      // Back to before 0007 (the newer ones go first).
+      const since0007 = Object.keys(migrations).slice(Object.keys(migrations).indexOf('0007-held-places-and-legal-revision'));
+      for (let i = 0; i < since0007.length; i++) await migrateDown(database.db);
       const { id: codeId } = await insertCode(database.db, { balance: 5 });
       const now = new Date('2026-11-24T12:00:00.000Z');
       const at = (hours: number) => new Date(now.getTime() + hours * 3_600_000).toISOString();
@@ -112,11 +124,38 @@ describe.each(ENGINES)('database on %s', (engine) => {
       // An older, superseded link that expired does not give the place back; the current one decides.
       await database.db.insertInto('activations').values([link(live, at(-50), true), link(live, at(24), false), link(expired, at(-1), false)]).execute();
 
-      expect(await migrateToLatest(database.db)).toEqual({ applied: ['0007-held-places-and-legal-revision', '0008-admin-console'] });
+      expect(await migrateToLatest(database.db)).toEqual({ applied: since0007 });
       const held = await database.db.selectFrom('members').select(['id', 'place_held_until']).where('registration_code_id', '=', codeId).execute();
       expect(Object.fromEntries(held.map((m) => [m.id, m.place_held_until]))).toEqual({ [live]: at(24), [expired]: at(-1), [withoutLink]: null });
       expect(await heldPlaces(database.db, codeId, now)).toBe(2);
       expect(await holdsPlace(database.db, expired, now)).toBe(false);
+    });
+
+    it('0013 folds the leak watch\'s single observations into counts per 5 minutes and the sources last seen', async () => {
+      const since0013 = Object.keys(migrations).slice(Object.keys(migrations).indexOf('0013-code-signal-counts'));
+      for (let i = 0; i < since0013.length; i++) await migrateDown(database.db);
+      const { id: codeId } = await insertCode(database.db, { balance: 5 });
+      const signal = (kind: string, network: string | null, country: string | null, createdAt: string) =>
+        sql`insert into code_signals (id, registration_code_id, kind, network, country, created_at) values (${randomUUID()}, ${codeId}, ${kind}, ${network}, ${country}, ${createdAt})`.execute(database.db);
+      await signal('registration', '198.51.100.0/24', 'DE', '2026-11-24T12:01:00.000Z');
+      await signal('registration', '198.51.100.0/24', 'PL', '2026-11-24T12:04:59.000Z');
+      await signal('registration', '203.0.113.0/24', null, '2026-11-24T12:05:00.000Z');
+      await signal('near_miss', null, null, '2026-11-24T12:02:00.000Z');
+
+      expect(await migrateToLatest(database.db)).toEqual({ applied: since0013 });
+      const counts = await database.db.selectFrom('code_signal_counts').select(['kind', 'bucket_start', 'count']).orderBy('kind').orderBy('bucket_start').execute();
+      expect(counts.map((c) => ({ ...c, bucket_start: new Date(c.bucket_start).toISOString(), count: Number(c.count) }))).toEqual([
+        { kind: 'near_miss', bucket_start: '2026-11-24T12:00:00.000Z', count: 1 },
+        { kind: 'registration', bucket_start: '2026-11-24T12:00:00.000Z', count: 2 },
+        { kind: 'registration', bucket_start: '2026-11-24T12:05:00.000Z', count: 1 },
+      ]);
+      const sources = await database.db.selectFrom('code_signal_sources').select(['dimension', 'value', 'last_seen']).orderBy('dimension').orderBy('value').execute();
+      expect(sources.map((s) => ({ ...s, last_seen: new Date(s.last_seen).toISOString() }))).toEqual([
+        { dimension: 'country', value: 'DE', last_seen: '2026-11-24T12:01:00.000Z' },
+        { dimension: 'country', value: 'PL', last_seen: '2026-11-24T12:04:59.000Z' },
+        { dimension: 'network', value: '198.51.100.0/24', last_seen: '2026-11-24T12:04:59.000Z' },
+        { dimension: 'network', value: '203.0.113.0/24', last_seen: '2026-11-24T12:05:00.000Z' },
+      ]);
     });
 
     it('publish one terms and one data-policy version for each of the 27 countries', async () => {

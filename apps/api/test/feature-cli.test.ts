@@ -74,6 +74,8 @@ describe('feature and experiment CLI commands', () => {
     [['experiment', 'set', 'top-banner-copy', '--variations', 'a,b', '--weights', '0.5'], /one weight per variation/],
     [['experiment', 'set', 'top-banner-copy', '--variations', 'a,b', '--weights', '0.5,0.5', '--coverage', '2'], /--coverage.*from 0 to 1/],
     [['experiment', 'set', 'top-banner-copy', '--variations', 'a,b', '--weights', 'x,y'], /--weights.*comma-separated numbers/],
+    // The console's rules and words (@velvet/validation/admin-ops, ADR 049): the same refusal in the browser.
+    [['experiment', 'set', 'top-banner-copy', '--variations', 'a,a', '--weights', '0.5,0.5'], /--variations: The variations must differ from one another\./],
   ])('refuses %j with exit code 2', async (args, message) => {
     const run = await cli(args);
     expect(run.code).toBe(2);

@@ -8,6 +8,7 @@
 import { catalogs } from '@velvet/i18n/catalogs';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { readCodeSignals, recordCodeSignal } from '../src/domain/code-signals.ts';
 import { pruneLeakRecords } from '../src/jobs/retention.ts';
 import { createRegistrationLink } from '../src/domain/registration-link.ts';
 import { listFlaggedCodes } from '../src/services/list-flagged-codes.ts';
@@ -96,8 +97,10 @@ describe.each(ENGINES)('leaked codes on %s', (engine) => {
       await graphql(api.yoga, CHECK_CODE, { variables: { registrationCode: typed } });
     }
     await graphql(api.yoga, CHECK_CODE, { variables: { registrationCode: 'TULIP-FIELD-1' } });
-    const signals = await db().selectFrom('code_signals').select(['kind', 'registration_code_id']).execute();
-    expect(signals).toEqual(Array(6).fill({ kind: 'near_miss', registration_code_id: id }));
+    // The six (they may fall into two 5-minute buckets), all against ROSE-GARDEN-7.
+    const counts = await db().selectFrom('code_signal_counts').select(['kind', 'registration_code_id', 'count']).execute();
+    expect(new Set(counts.map((c) => `${c.registration_code_id} ${c.kind}`))).toEqual(new Set([`${id} near_miss`]));
+    expect(counts.reduce((sum, c) => sum + Number(c.count), 0)).toBe(6);
   });
 
   it('the inviter\'s fresh private link registers as before; a link made before the quarantine is held', async () => {
@@ -156,12 +159,29 @@ describe.each(ENGINES)('leaked codes on %s', (engine) => {
     expect(id).toBeTruthy();
   });
 
+  it('weighs a code seen from many networks at the cost of a few, with the same verdict; an operator\'s list counts them all', async () => {
+    const { id } = await insertCode(db(), { balance: 5 });
+    const now = new Date();
+    for (let i = 0; i < 40; i++) await recordCodeSignal(db(), id, 'registration', { network: `198.51.${i}.0/24`, country: null }, now);
+    const code = { id, balance: 5, signalsSince: null };
+    const decided = await readCodeSignals(db(), code, now, 10);
+    // Counted as far as 10 + 5 networks: enough for the score to reach 10 on networks alone.
+    expect(decided.networksLastDay).toBe(15);
+    expect(decided.score).toBeGreaterThanOrEqual(10);
+    const listed = await readCodeSignals(db(), code, now);
+    expect(listed).toMatchObject({ networksLastDay: 40, registrationsLastHour: 40 });
+    // A day later the networks have left the window, and the registrations the hour.
+    expect(await readCodeSignals(db(), code, new Date(now.getTime() + 86_400_000 + 1))).toMatchObject({ networksLastDay: 0, registrationsLastHour: 0, score: 0 });
+    // After an operator's release, only what comes after counts.
+    expect(await readCodeSignals(db(), { ...code, signalsSince: new Date(now.getTime() + 1).toISOString() }, new Date(now.getTime() + 2))).toMatchObject({ networksLastDay: 0, registrationsLastHour: 0 });
+  });
+
   it('forgets signals and held registrations after 30 days (the retention pass)', async () => {
     const { id } = await insertCode(db(), { balance: 5 });
     const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
     const recent = new Date().toISOString();
     for (const [n, at] of [[1, old], [2, recent]] as const) {
-      await db().insertInto('code_signals').values({ id: randomUUID(), registration_code_id: id, kind: 'registration', network: null, country: null, created_at: at }).execute();
+      await recordCodeSignal(db(), id, 'registration', { network: null, country: null }, new Date(at));
       await db().insertInto('held_registrations').values({ id: randomUUID(), registration_code_id: id, email: `held-${n}@example.test`, language: 'en', submission: '{}', created_at: at }).execute();
     }
     expect(await pruneLeakRecords(db())).toEqual({ codeSignals: 1, heldRegistrations: 1 });

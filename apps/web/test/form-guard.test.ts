@@ -5,7 +5,7 @@
  */
 import { RouterContextProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { GUARD_FIELDS } from '@velvet/validation/sign-up-guards';
+import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
 import { requestInfoContext, type RequestInfo } from '../app/lib/context.ts';
 import { formStartToken, isScriptedSubmission, proofOfWorkOf } from '../app/lib/form-guard.server.ts';
 

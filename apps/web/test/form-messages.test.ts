@@ -8,7 +8,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { catalogs } from '@velvet/i18n/catalogs';
 import { adminLoginForm } from '@velvet/validation/admin';
-import { accessCodeForm } from '@velvet/validation/registration-code';
+import { accessCodeForm } from '@velvet/validation/registration-code-form';
 import { emailForm, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

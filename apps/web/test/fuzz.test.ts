@@ -54,10 +54,13 @@ const ROUTES = [
   '/registration/social-registration-second-step',
   '/admin/login',
   '/admin/registrationlinkgenerator',
+  '/admin/members',
+  '/admin/privacy',
 ];
 const FIELDS = [
   'intent', 'email', 'code', 'password', 'gender', 'firstName', 'lastName', 'country', 'newsletter', 'termsAccepted',
   'shoppingPreferences', 'token', 'activationId', 'redirectTo', 'language', '__intent__', 'rc', 'validityTimestamp',
+  'memberId', 'confirmed',
 ];
 const COOKIES = ['acq_registration', 'acq_social', '__Host-acq_admin', 'acq_consent', 'acq_token', 'acq_anonymous_id', 'acq_webview', 'locale', 'lang'];
 
@@ -66,7 +69,7 @@ type Value = string | { sign: 'lobby' | 'social'; email: string; firstName?: str
 const fieldValue: fc.Arbitrary<Value> = fc.oneof(
   { weight: 4, arbitrary: hostileText },
   { weight: 2, arbitrary: hostileEmail },
-  { weight: 2, arbitrary: fc.constantFrom('one-step', 'lean-1', 'lean-2', 'product-share', 'waitlist', 'logout', 'FEMALE', 'MALE', 'DE', 'on', 'true', 'BEAUTY', ADMIN.email, ADMIN.password) },
+  { weight: 2, arbitrary: fc.constantFrom('one-step', 'lookup', 'resend', 'free', 'export', 'erase', 'yes', 'lean-1', 'lean-2', 'product-share', 'waitlist', 'logout', 'FEMALE', 'MALE', 'DE', 'on', 'true', 'BEAUTY', ADMIN.email, ADMIN.password) },
   { weight: 1, arbitrary: fc.record({ sign: fc.constantFrom('lobby' as const, 'social' as const), email: hostileEmail, firstName: fc.option(hostileText, { nil: undefined }) }) },
   { weight: 1, arbitrary: fc.constant(JSON.stringify({ type: 'validate', payload: { name: 'email' } })) },
 );
@@ -185,6 +188,8 @@ describe.each(['sqlite', 'postgres'] as const)('fuzzing the web forms with the A
         ['/en/membership-interest/apply', ''],
         ['/en/admin/login', ''],
         ['/en/admin/registrationlinkgenerator', ''],
+        ['/en/admin/members', 'lookup'],
+        ['/en/admin/privacy', 'export'],
         ['/en/registration/social-registration-second-step', ''],
       ] as const) {
         const response = await fetch(`${own}${route}`, {

@@ -80,6 +80,11 @@ const envSchema = z
     RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     RATE_LIMIT_ADMIN_SIGN_INS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
     /**
+     * Registrations per invitation code and 10 minutes, whoever sends them (issue 12 §2). The
+     * benchmark raises it: it registers thousands a second on one campaign code.
+     */
+    RATE_LIMIT_REGISTRATIONS_PER_CODE: z.coerce.number().int().min(1).default(20),
+    /**
      * The proof-of-work check of registration, membership interest and the waiting list (issue 12
      * §2, ADR 041): on unless `false`. Tests of other rules turn it off.
      */

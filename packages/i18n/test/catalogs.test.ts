@@ -31,6 +31,8 @@ const TRANSLATED = LOCALES.filter((locale) => locale !== 'en');
  * list cannot silently outgrow its reasons.
  */
 const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
+  // The same word in French.
+  'admin.waitlist.admission': ['fr'],
   // The brand name is never translated.
   'brand.name': TRANSLATED,
   // Place names with no exonym in any of our languages.
@@ -41,6 +43,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   // Italian interfaces say "Password", the loanword.
   'admin.login.password': ['it'],
   'admin.security.password': ['it'],
+  // German and Dutch say "Links" too.
+  'admin.codes.links.title': ['de', 'nl'],
   // "Operator" is the role's name in German, Dutch and Polish teams too.
   'admin.roles.operator': ['de', 'nl', 'pl'],
   // "Admin" and "Details" are German and Dutch words too.
@@ -50,6 +54,15 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'admin.nav.admins': ['de'],
   'meta.adminAdmins.title': ['de'],
   'admin.admins.status': ['de', 'nl', 'pl', 'sv'],
+  // The member look-up (ADR 048): "Name" and "Status" are German (and Dutch, Swedish) words too;
+  // "Newsletter" is the loanword in German, French, Italian and Polish; Italian says "No".
+  'admin.members.name': ['de'],
+  'admin.members.status': ['de', 'nl', 'sv'],
+  'admin.members.newsletter': ['de', 'fr', 'it', 'pl'],
+  'admin.members.no': ['it'],
+  // "Status" and "Experiment" are the same words there (ADR 049).
+  'admin.outbox.status': ['de', 'nl', 'pl', 'sv'],
+  'admin.features.experiment': ['de', 'nl', 'sv'],
   // The promo countdown's unit symbols: Italian writes h and min too.
   'promo.countdown.hours': ['it'],
 };

@@ -119,6 +119,23 @@ export const AUDIT_ACTIONS = [
   'admin.recovery-code-used',
   'admin.security-policy-changed',
   'link.generated',
+  'member.activation-resent',
+  'member.place-freed',
+  'privacy.exported',
+  'privacy.erased',
+  'waitlist.invited',
+  'waitlist.release-started',
+  'waitlist.admitted',
+  'waitlist.capacity-changed',
+  'applicants.selected',
+  'outbox.retried',
+  'feature.set',
+  'feature.reset',
+  'experiment.set',
+  'code.created',
+  'code.changed',
+  'code.revoked',
+  'code.rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

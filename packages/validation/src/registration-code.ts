@@ -3,11 +3,10 @@
  * Codes are compared trimmed and case-insensitively: they are stored upper-case.
  * Form errors are message ids of @velvet/i18n so every language gets its own text.
  */
-import { z } from 'zod';
 import type { TrackedEventName } from './funnel.ts';
 
 /** Longer input is rejected without a database look-up. */
-const REGISTRATION_CODE_MAX_LENGTH = 64;
+export const REGISTRATION_CODE_MAX_LENGTH = 64;
 const REGISTRATION_CODE_MIN_LENGTH = 4;
 
 /** The format of codes the club issues (after normalising): letters, digits and hyphens. */
@@ -24,21 +23,6 @@ export function isRegistrationCodeFormat(input: string): boolean {
 }
 
 /**
- * The access-code field of "Your code is the key" (spec §5): one message per problem —
- * missing ("Please provide an access code."), characters no code has ("Please use valid
- * characters"), or too long to be a code ("Your code is not valid.").
- */
-export const accessCode = z
-  .string({ error: 'validation.accessCodeMissing' })
-  .trim()
-  .min(1, { error: 'validation.accessCodeMissing', abort: true })
-  .regex(/^[A-Za-z0-9\s-]+$/, { error: 'validation.invalidCharacters', abort: true })
-  .transform((value) => value.replace(/\s+/g, ''))
-  .pipe(z.string().max(REGISTRATION_CODE_MAX_LENGTH, { error: 'validation.accessCodeInvalid' }));
-
-export const accessCodeForm = z.object({ code: accessCode });
-
-/**
  * Why a registration code cannot be used (spec §8), as both apps name it: the GraphQL enum
  * RegistrationCodeError is built from this table, the API's checks report these values and the
  * web turns them into a page with `verdict()`. Each refusal says, once:
@@ -50,7 +34,7 @@ export const accessCodeForm = z.object({ code: accessCode });
  * The order is the order of what the visitor most needs to hear: the first blocking error of a
  * check decides.
  */
-export type DenyReason = 'invalid' | 'invalid-link' | 'expired' | 'no-balance' | 'referrer';
+export type DenyReason = 'invalid' | 'invalid-link' | 'expired' | 'no-balance' | 'referrer' | 'revoked' | 'replaced';
 
 export interface Refusal {
   reason: DenyReason;
@@ -78,6 +62,14 @@ export const REGISTRATION_CODE_ERROR_TABLE = {
   REGISTRATION_CODE_INVALID: {
     description: 'Blocking: the code is unknown or disabled, or the validityTimestamp is not genuine.',
     refusal: INVALID,
+  },
+  REGISTRATION_CODE_REVOKED: {
+    description: 'Blocking: the club withdrew the code (admin console, ADR 046).',
+    refusal: { reason: 'revoked', event: null, messageId: 'invitation.revoked' },
+  },
+  REGISTRATION_CODE_REPLACED: {
+    description: 'Blocking: the code was replaced by a new one (rotated in the admin console, ADR 046); the inviter has the new link.',
+    refusal: { reason: 'replaced', event: null, messageId: 'invitation.replaced', anonymousMessageId: 'invitation.replacedAnonymous' },
   },
   INVITER_INVALID: { description: 'Blocking: the inviting member is not active.', refusal: INVALID },
   REFERER_INVALID: {

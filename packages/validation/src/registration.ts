@@ -158,17 +158,6 @@ export interface RegisterInput {
  */
 export type RegistrationOutcome = 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING' | 'PENDING_REVIEW';
 
-/**
- * The steps of the registration form, posted as its `intent`: the one-step form, or the lean
- * flow's first (email, country, consent) and second (gender, names) step.
- */
-const REGISTRATION_STEPS = ['one-step', 'lean-1', 'lean-2'] as const;
-export type RegistrationStep = (typeof REGISTRATION_STEPS)[number];
-
-export function isRegistrationStep(value: unknown): value is RegistrationStep {
-  return typeof value === 'string' && (REGISTRATION_STEPS as readonly string[]).includes(value);
-}
-
 /** The GraphQL enum ShoppingPreference, in the order the social second step offers them. */
 export const SHOPPING_PREFERENCES = ['WOMEN', 'MEN', 'KIDS', 'HOME', 'BEAUTY', 'LUXURY', 'SPORT'] as const;
 export type ShoppingPreference = (typeof SHOPPING_PREFERENCES)[number];

@@ -13,17 +13,6 @@
  */
 import { z } from 'zod';
 
-/** The forms that ask for a proof of work (GraphQL enum ProofOfWorkForm). */
-export const PROOF_OF_WORK_FORMS = ['REGISTRATION', 'MEMBERSHIP_INTEREST', 'WAITING_LIST'] as const;
-export type ProofOfWorkForm = (typeof PROOF_OF_WORK_FORMS)[number];
-
-export function isProofOfWorkForm(value: unknown): value is ProofOfWorkForm {
-  return (PROOF_OF_WORK_FORMS as readonly unknown[]).includes(value);
-}
-
-/** Form field names. */
-export const GUARD_FIELDS = { proofOfWork: 'proofOfWork', honeypot: 'website', startedAt: 'formStartedAt' } as const;
-
 /** A solved proof is a few hundred characters; anything longer is not one. */
 export const PROOF_OF_WORK_MAX_LENGTH = 4096;
 
@@ -47,13 +36,6 @@ const proofSchema = z.object({
   solution: z.object({ counter: z.number().int().min(0), derivedKey: hex }),
 });
 export type ProofOfWork = z.infer<typeof proofSchema>;
-
-export function encodeProofOfWork(proof: ProofOfWork): string {
-  const bytes = new TextEncoder().encode(JSON.stringify(proof));
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
-}
 
 /** The proof in a form field or argument, or null when it is missing or not one. */
 export function decodeProofOfWork(value: string | null | undefined): ProofOfWork | null {

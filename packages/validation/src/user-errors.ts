@@ -38,6 +38,18 @@ const OTHER_CODES = {
   ADMIN_NOT_FOUND: 'No such admin.',
   ADMIN_EXISTS: 'An admin with this email address exists already.',
   LAST_OWNER: 'The club keeps at least one active owner: this would leave none.',
+  MEMBER_NOT_FOUND: 'No registration with this id (it may have been deleted meanwhile).',
+  MEMBER_NOT_PENDING: 'The registration is not pending (already activated, or blocked): nothing to resend or free.',
+  RESEND_LIMIT_REACHED: 'The person had as many activation emails this hour as anyone may send them; try again later.',
+  PLACE_NOT_HELD: 'The registration holds no place on its code (its link expired, or the place was freed already).',
+  NOTHING_FOUND: 'Nothing is held about this address.',
+  ENTRY_NOT_FOUND: 'No such waiting-list entry or application.',
+  ALREADY_INVITED: 'Invited (or selected) already: nothing was sent again.',
+  ALREADY_MEMBER: 'An active member has this address already: no invitation needed.',
+  NOBODY_WAITING: 'Nobody on the waiting list is left to invite.',
+  OUTBOX_NOT_FOUND: 'No such email in the outbox.',
+  OUTBOX_NOT_RETRYABLE: 'The email was sent already, or is being sent right now: it is not sent again.',
+  FEATURE_NOT_FOUND: 'No such feature in the features file.',
 } as const;
 
 export type UserErrorCode = keyof typeof OTHER_CODES | BlockingCodeError | TokenErrorCode;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessCodeForm } from '../src/registration-code.ts';
+import { accessCodeForm } from '../src/registration-code-form.ts';
 
 const firstError = (input: unknown) => {
   const result = accessCodeForm.safeParse(input);

@@ -19,6 +19,8 @@ describe('verdict', () => {
 
   const cases: [RegistrationCodeError, string, string | null, string][] = [
     ['REGISTRATION_CODE_INVALID', 'invalid', null, 'invitation.invalid'],
+    ['REGISTRATION_CODE_REVOKED', 'revoked', null, 'invitation.revoked'],
+    ['REGISTRATION_CODE_REPLACED', 'replaced', null, 'invitation.replaced'],
     ['INVITER_INVALID', 'invalid', null, 'invitation.invalid'],
     ['REFERER_INVALID', 'referrer', null, 'deny.referrer'],
     ['REGISTRATION_TIMESTAMP_MISSING', 'invalid-link', 'error_registration_timestamp_missing', 'invitation.invalidLink'],
@@ -74,6 +76,8 @@ describe('refusalForReason (the deny page)', () => {
     ['no-balance', 'invitation.noBalanceAnonymous', 'error_registration_code_no_balance'],
     ['invalid-link', 'invitation.invalidLink', 'error_registration_timestamp_missing'],
     ['referrer', 'deny.referrer', null],
+    ['revoked', 'invitation.revoked', null],
+    ['replaced', 'invitation.replacedAnonymous', null],
     ['token', 'deny.invalid', null],
     [null, 'deny.invalid', null],
   ])('%s → %s, event %s', (reason, messageId, event) => {

@@ -9,7 +9,7 @@ import { expect, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import type { Locale } from '@velvet/i18n/locales';
 import { E2E } from '../../../playwright.config.ts';
-import { GUARD_FIELDS, type ProofOfWorkForm } from '@velvet/validation/sign-up-guards';
+import { GUARD_FIELDS, type ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import { CHALLENGE, solveProofOfWork } from '../../../apps/api/test/support/proof-of-work.ts';
 import { cli } from './cli.ts';
 import { activationLink, uniqueEmail, waitForMail } from './mail.ts';

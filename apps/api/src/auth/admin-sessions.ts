@@ -6,7 +6,7 @@
  * admin ends it at once.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { AdminRole } from '@velvet/validation/admin';
 import { hasControlCharacters } from '@velvet/validation/text';
 import type { Db } from '../db/connect.ts';
@@ -83,25 +83,23 @@ export async function loginAdmin(deps: Deps, credentials: { email: string; passw
   return startSession(deps, user.id, now);
 }
 
+/** A token this API signed for `audience`, unexpired at `now`, with a subject: its claims, else null. */
+async function verifiedPayload(token: string, key: Uint8Array, audience: string, now: Date): Promise<JWTPayload | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, audience, currentDate: now, requiredClaims: ['sub', 'exp'] });
+    return payload;
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError) return null;
+    throw error;
+  }
+}
+
 /** The second step: a TOTP code (good once) or an unused recovery code redeems the challenge. */
 export async function verifySecondFactor(deps: Deps, input: { challenge: string; code: string }): Promise<SignInResult> {
   const now = deps.now ?? new Date();
-  let adminUserId: string | undefined;
-  let passwordStamp: unknown;
-  try {
-    const { payload } = await jwtVerify(input.challenge, challengeKey(deps.secret), {
-      algorithms: ['HS256'],
-      issuer: ISSUER,
-      audience: CHALLENGE_AUDIENCE,
-      currentDate: now,
-      requiredClaims: ['sub', 'exp'],
-    });
-    adminUserId = payload.sub;
-    passwordStamp = payload.pwd;
-  } catch (error) {
-    if (error instanceof joseErrors.JOSEError) return { kind: 'refused', adminUserId: null, reason: 'challenge' };
-    throw error;
-  }
+  const payload = await verifiedPayload(input.challenge, challengeKey(deps.secret), CHALLENGE_AUDIENCE, now);
+  const adminUserId = payload?.sub;
+  const passwordStamp = payload?.pwd;
   if (!adminUserId) return { kind: 'refused', adminUserId: null, reason: 'challenge' };
   const id = adminUserId;
   const code = input.code.trim().slice(0, 64);
@@ -148,20 +146,7 @@ async function startSession(deps: Deps, adminUserId: string, now: Date): Promise
 /** The live session a token names: valid signature, not expired, its row live, its admin not disabled. */
 export async function verifyAdminToken(deps: Deps, token: string): Promise<AdminSessionInfo | null> {
   const now = deps.now ?? new Date();
-  let sessionId: string | undefined;
-  try {
-    const { payload } = await jwtVerify(token, jwtKey(deps.secret), {
-      algorithms: ['HS256'],
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      currentDate: now,
-      requiredClaims: ['sub', 'exp'],
-    });
-    sessionId = payload.sub;
-  } catch (error) {
-    if (error instanceof joseErrors.JOSEError) return null;
-    throw error;
-  }
+  const sessionId = (await verifiedPayload(token, jwtKey(deps.secret), AUDIENCE, now))?.sub;
   if (!sessionId) return null;
   const row = await deps.db
     .selectFrom('admin_sessions as s')

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { connectDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { RETENTION_DAYS, pruneExpiredData, pruneLeakRecords } from '../jobs/retention.ts';
+import { RETENTION_DAYS, pruneErasureRecords, pruneExpiredData, pruneLeakRecords } from '../jobs/retention.ts';
 import { seedAdminUser, seedDemoData } from '../seed.ts';
 import { loadEnv, withDatabase } from './kit.ts';
 
@@ -20,6 +20,7 @@ export function addDataCommands(program: Command): void {
     .action(async () => {
       const report = await withDatabase(async (db) => {
         await pruneLeakRecords(db);
+        await pruneErasureRecords(db);
         return pruneExpiredData(db);
       });
       console.log(

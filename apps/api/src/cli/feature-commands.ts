@@ -9,8 +9,11 @@
  */
 import { REALTIME_INTERVAL_MS } from '@velvet/features/constants';
 import type { EffectiveFeature, ExperimentRule, FeatureRule, JsonValue } from '@velvet/features/definitions';
+import en from '@velvet/i18n/catalogs/en.json' with { type: 'json' };
+import { coverageField, experimentInputProblem, featureValueField, variationsField, weightsField } from '@velvet/validation/admin-ops';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import type { z } from 'zod';
 import type { Env } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import type { FeatureChange } from '../features/overrides.ts';
@@ -25,45 +28,24 @@ export interface FeatureCommandDeps {
   formatTable(header: string[], cells: string[][]): string;
 }
 
-function parseJson(value: string): JsonValue {
-  try {
-    return JSON.parse(value) as JsonValue;
-  } catch {
-    throw new InvalidArgumentError('must be JSON, e.g. true, 42, "text" (quoted for the shell: \'"text"\') or {"a":1}.');
-  }
+/**
+ * The options are parsed by the console's own rules (@velvet/validation/admin-ops, ADR 049), so
+ * the CLI and the browser accept and refuse the same input; a refusal prints the English text.
+ */
+const english = (messageId: string): string => (en as Record<string, string>)[messageId] ?? messageId;
+
+function parsedBy<T>(schema: z.ZodType<T>): (value: string) => T {
+  return (value: string) => {
+    const result = schema.safeParse(value);
+    if (!result.success) throw new InvalidArgumentError(english(result.error.issues[0]?.message ?? ''));
+    return result.data;
+  };
 }
 
-/** `control,members-first` or a JSON array; an item that parses as JSON is taken as JSON (true, 3), anything else as text. */
-function parseVariations(value: string): JsonValue[] {
-  const trimmed = value.trim();
-  if (trimmed.startsWith('[')) {
-    const parsed = parseJson(trimmed);
-    if (!Array.isArray(parsed)) throw new InvalidArgumentError('must be a list.');
-    return parsed;
-  }
-  return trimmed.split(',').map((item) => {
-    const text = item.trim();
-    try {
-      return JSON.parse(text) as JsonValue;
-    } catch {
-      return text;
-    }
-  });
-}
-
-function parseNumberList(value: string): number[] {
-  const numbers = value.split(',').map((item) => (item.trim() === '' ? NaN : Number(item.trim())));
-  if (numbers.some((n) => !Number.isFinite(n) || n < 0 || n > 1)) {
-    throw new InvalidArgumentError('must be comma-separated numbers from 0 to 1, e.g. 0.5,0.5.');
-  }
-  return numbers;
-}
-
-function parseFraction(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('must be a number from 0 to 1.');
-  return n;
-}
+const parseJson = parsedBy(featureValueField) as (value: string) => JsonValue;
+const parseVariations = parsedBy(variationsField) as (value: string) => JsonValue[];
+const parseNumberList = parsedBy(weightsField);
+const parseFraction = parsedBy(coverageField);
 
 function experimentSummary(feature: EffectiveFeature): string {
   const rule = (feature.definition.rules ?? []).find((r: FeatureRule): r is ExperimentRule => 'variations' in r);
@@ -163,6 +145,8 @@ export function addFeatureCommands(program: Command, deps: FeatureCommandDeps): 
     .option('--coverage <fraction>', 'share of visitors in the experiment, 0-1 (default 1); the rest get the default value', parseFraction, 1)
     .exitOverride()
     .action(async (key: string, options: { variations: JsonValue[]; weights: number[]; coverage: number }) => {
+      const problem = experimentInputProblem(options);
+      if (problem) throw deps.usageError(`--${problem.field}: ${english(problem.messageId)}`);
       const loaded = await load();
       const { setExperiment } = await services();
       await change((db) => setExperiment(db, loaded, key, options));

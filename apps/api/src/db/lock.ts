@@ -16,9 +16,16 @@ import { engineOf } from './engine.ts';
 import { prepared } from './prepared.ts';
 import type { Database } from './schema.ts';
 
-type LockableTable = 'registration_codes' | 'members' | 'email_outbox' | 'waitlist_entries' | 'membership_applications';
+type LockableTable = 'registration_codes' | 'members' | 'email_outbox' | 'waitlist_entries' | 'membership_applications' | 'waitlist_releases';
 
-const LOCKABLE_TABLES: readonly LockableTable[] = ['registration_codes', 'members', 'email_outbox', 'waitlist_entries', 'membership_applications'];
+const LOCKABLE_TABLES: readonly LockableTable[] = [
+  'registration_codes',
+  'members',
+  'email_outbox',
+  'waitlist_entries',
+  'membership_applications',
+  'waitlist_releases',
+];
 
 /** Per table, prepared (ADR 035): `FOR UPDATE` on PostgreSQL; on SQLite the transaction holds the lock already. */
 const lockQueries = new Map(

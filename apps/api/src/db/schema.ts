@@ -62,6 +62,9 @@ interface RegistrationCodesTable {
   signals_since: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** Its pending members, kept by triggers on `members` (ADR 036): each holds at most one place. */
   pending_members: Generated<number>;
+  /** Refused to visitors since then (ADR 046): by an operator ('revoked') or replaced by a new code ('rotated'). */
+  revoked_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  revoked_reason: ColumnType<'revoked' | 'rotated' | null, 'revoked' | 'rotated' | null | undefined, 'revoked' | 'rotated' | null>;
 }
 
 interface LegalDocumentsTable {
@@ -217,6 +220,27 @@ interface WaitlistEntriesTable {
   registration_code_id: string | null;
 }
 
+/** A batch released from the waiting list (ADR 047): written in chunks, `invited` is its progress. */
+interface WaitlistReleasesTable {
+  id: string;
+  kind: 'batch' | 'capacity';
+  requested: number;
+  invited: ColumnType<number, number | undefined, number>;
+  status: 'running' | 'done';
+  actor_admin_id: string | null;
+  actor_email: string | null;
+  client_address: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+/** One row: how many new members a day (UTC) the waiting list is released for by itself; 0 = off. */
+interface AdmissionCapacityTable {
+  id: number;
+  daily_limit: number;
+  updated_at: Timestamp;
+}
+
 /** An application for membership (spec §2 membership interest): an address, nothing more. */
 interface MembershipApplicationsTable {
   id: string;
@@ -236,14 +260,21 @@ interface MembershipApplicationsTable {
 export type CodeSignalKind = 'registration' | 'blocked_referrer' | 'near_miss';
 
 /** One observation about a code (issue 12 §4): a registration, a hit from a blocked referrer, a near-miss code typed. */
-interface CodeSignalsTable {
-  id: string;
+/** Observations of a code's traffic per kind and 5-minute bucket (issue 11, migration 0013). */
+interface CodeSignalCountsTable {
   registration_code_id: string;
   kind: CodeSignalKind;
-  /** The client's network (IPv4 /24, IPv6 /64), never the address. */
-  network: string | null;
-  country: string | null;
-  created_at: Timestamp;
+  bucket_start: Timestamp;
+  count: number;
+}
+
+/** Each client network and country a code was seen from, and when last (migration 0013). */
+interface CodeSignalSourcesTable {
+  registration_code_id: string;
+  dimension: 'network' | 'country';
+  /** A client network (IPv4 /24, IPv6 /64) or a country code, never an address. */
+  value: string;
+  last_seen: Timestamp;
 }
 
 /** A registration on a quarantined code, held until an operator releases the code (issue 12 §4). */
@@ -308,7 +339,21 @@ interface FunnelEventsTable {
   analytics_consent: boolean;
 }
 
+/** One deletion request (ADR 048): under a pseudonym of the address, never the address. */
+interface PrivacyErasuresTable {
+  id: string;
+  /** `subject:` + HMAC-SHA256 of the normalized address (domain/privacy-subject.ts). */
+  subject: string;
+  requested_at: Timestamp;
+  admin_user_id: string | null;
+  /** JSON text: how many rows of each kind went. */
+  removed: string;
+  /** JSON text: the consent proofs kept, without the address. */
+  kept: string;
+}
+
 export interface Database {
+  privacy_erasures: PrivacyErasuresTable;
   consent_records: ConsentRecordsTable;
   funnel_events: FunnelEventsTable;
   members: MembersTable;
@@ -329,9 +374,12 @@ export interface Database {
   audit_log: AuditLogTable;
   feature_overrides: FeatureOverridesTable;
   feature_revision: FeatureRevisionTable;
-  code_signals: CodeSignalsTable;
+  code_signal_counts: CodeSignalCountsTable;
+  code_signal_sources: CodeSignalSourcesTable;
   held_registrations: HeldRegistrationsTable;
   legal_documents_revision: LegalDocumentsRevisionTable;
+  waitlist_releases: WaitlistReleasesTable;
+  admission_capacity: AdmissionCapacityTable;
 }
 
 /**

@@ -89,7 +89,7 @@ export function createCodeWatch(deps: {
       .executeTakeFirst();
     if (!code) return false;
     if (code.quarantined_at) return true;
-    const signals = await readCodeSignals(deps.db, { id: code.id, balance: code.balance, signalsSince: code.signals_since }, deps.now);
+    const signals = await readCodeSignals(deps.db, { id: code.id, balance: code.balance, signalsSince: code.signals_since }, deps.now, deps.threshold);
     if (signals.score < deps.threshold) return false;
     const { quarantined, outboxId } = await quarantineCode(deps.db, code.id, deps.now);
     if (quarantined) {

@@ -12,7 +12,7 @@
 import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { decodeProofOfWork } from '@velvet/validation/sign-up-guards';
-import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guards';
+import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import { deriveKey as purposeKey } from '../lib/tokens.ts';
 
 const ALGORITHM = 'PBKDF2/SHA-256';

@@ -10,7 +10,7 @@
  * ADR 005): it passes within a small budget of its own — per client network and for everyone
  * together — and beyond it is told RATE_LIMITED, honestly, like any per-address limit.
  */
-import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guards';
+import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import type { Logger } from '../logger.ts';
 import { enforceRateLimit } from '../rate-limit.ts';
 import type { RateLimiters } from '../rate-limit.ts';

@@ -15,9 +15,12 @@ import {
 } from '@velvet/features/definitions';
 import type { EffectiveFeature, FeatureDefinition, FeaturePayload, JsonValue } from '@velvet/features/definitions';
 import type { LoadedFeatureFile } from '@velvet/features/file';
+import type { AuditAction } from '@velvet/validation/admin';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
+import { recordAudit } from '../domain/audit-log.ts';
+import type { AuditActor } from '../domain/audit-log.ts';
 
 export interface FeatureState {
   features: EffectiveFeature[];
@@ -25,9 +28,33 @@ export interface FeatureState {
   payload: FeaturePayload;
 }
 
+/** A refusal says why in English (the CLI) and as a message id with the field it concerns (the console, ADR 049). */
 export type FeatureChange =
   | { ok: true; feature: EffectiveFeature }
-  | { ok: false; reason: 'unknown-feature' | 'invalid'; message: string };
+  | { ok: false; reason: 'unknown-feature' | 'invalid'; message: string; field: 'key' | 'value' | 'variations'; messageId: string };
+
+/** Who changed it, for the audit log (the console); the CLI records nothing. */
+type Audit = AuditActor | null;
+
+/** The definition in force for `key` (the database's override, or the file's), read in `trx`. */
+async function definitionInForce(trx: Transaction<Database>, loaded: LoadedFeatureFile, key: string): Promise<FeatureDefinition | null> {
+  const row = await trx.selectFrom('feature_overrides').select(['definition']).where('key', '=', key).executeTakeFirst();
+  let parsed: FeatureDefinition | null;
+  try {
+    parsed = row ? parseFeatureDefinition(JSON.parse(row.definition) as unknown) : null;
+  } catch {
+    parsed = null;
+  }
+  if (parsed) return parsed;
+  const entry = fileEntry(loaded, key);
+  if (!entry) return null;
+  const { description: _description, ...definition } = entry;
+  return definition;
+}
+
+async function audit(trx: Transaction<Database>, actor: Audit, action: AuditAction, key: string, before: FeatureDefinition | null, after: FeatureDefinition, now: Date) {
+  if (actor) await recordAudit(trx, actor, { action, target: key, details: { before, after } }, now);
+}
 
 /** Overrides the API can no longer read (a hand-edited row) are skipped, never served. */
 async function readOverrides(db: Db | Transaction<Database>) {
@@ -76,32 +103,51 @@ function fileEntry(loaded: LoadedFeatureFile, key: string) {
 }
 
 function unknownFeature(loaded: LoadedFeatureFile, key: string): FeatureChange {
-  return { ok: false, reason: 'unknown-feature', message: `unknown feature ${key} (features: ${Object.keys(loaded.file.features).join(', ')})` };
+  return {
+    ok: false,
+    reason: 'unknown-feature',
+    message: `unknown feature ${key} (features: ${Object.keys(loaded.file.features).join(', ')})`,
+    field: 'key',
+    messageId: 'admin.features.error.unknown',
+  };
 }
 
-async function writeOverride(db: Db, loaded: LoadedFeatureFile, key: string, definition: FeatureDefinition, now: Date): Promise<FeatureChange> {
+function wrongKind(message: string, field: 'value' | 'variations'): FeatureChange {
+  return { ok: false, reason: 'invalid', message, field, messageId: 'admin.features.error.kind' };
+}
+
+async function writeOverride(
+  db: Db,
+  loaded: LoadedFeatureFile,
+  key: string,
+  definition: FeatureDefinition,
+  now: Date,
+  change: { actor: Audit; action: AuditAction },
+): Promise<FeatureChange> {
   const parsed = parseFeatureDefinition(definition);
-  if (!parsed) return { ok: false, reason: 'invalid', message: `not a valid definition for ${key}` };
+  if (!parsed) return { ok: false, reason: 'invalid', message: `not a valid definition for ${key}`, field: 'value', messageId: 'admin.features.error.json' };
   const updatedAt = await db.transaction().execute(async (trx) => {
+    const before = await definitionInForce(trx, loaded, key);
     const stamp = await bumpRevision(trx, now);
     await trx
       .insertInto('feature_overrides')
       .values({ key, definition: JSON.stringify(parsed), updated_at: stamp })
       .onConflict((oc) => oc.column('key').doUpdateSet({ definition: JSON.stringify(parsed), updated_at: stamp }))
       .execute();
+    await audit(trx, change.actor, change.action, key, before, parsed, now);
     return stamp;
   });
   return { ok: true, feature: { key, description: fileEntry(loaded, key)?.description ?? '', definition: parsed, source: 'database', updatedAt } };
 }
 
 /** `feature set KEY --value JSON`: everyone gets this value (an experiment on the feature stops). */
-export async function setFeatureValue(db: Db, loaded: LoadedFeatureFile, key: string, value: JsonValue, now = new Date()): Promise<FeatureChange> {
+export async function setFeatureValue(db: Db, loaded: LoadedFeatureFile, key: string, value: JsonValue, now = new Date(), actor: Audit = null): Promise<FeatureChange> {
   const entry = fileEntry(loaded, key);
   if (!entry) return unknownFeature(loaded, key);
   if (!sameKind(value, entry.defaultValue)) {
-    return { ok: false, reason: 'invalid', message: `${key} takes a ${valueKind(entry.defaultValue)} value, not ${JSON.stringify(value)}` };
+    return wrongKind(`${key} takes a ${valueKind(entry.defaultValue)} value, not ${JSON.stringify(value)}`, 'value');
   }
-  return writeOverride(db, loaded, key, { defaultValue: value }, now);
+  return writeOverride(db, loaded, key, { defaultValue: value }, now, { actor, action: 'feature.set' });
 }
 
 /**
@@ -115,6 +161,7 @@ export async function setExperiment(
   key: string,
   input: { variations: JsonValue[]; weights: number[]; coverage: number },
   now = new Date(),
+  actor: Audit = null,
 ): Promise<FeatureChange> {
   const entry = fileEntry(loaded, key);
   if (!entry) return unknownFeature(loaded, key);
@@ -122,28 +169,30 @@ export async function setExperiment(
   const current = overrides.get(key)?.definition ?? entry;
   const mismatch = input.variations.find((v) => !sameKind(v, current.defaultValue));
   if (mismatch !== undefined) {
-    return { ok: false, reason: 'invalid', message: `${key} takes ${valueKind(current.defaultValue)} values, not ${JSON.stringify(mismatch)}` };
+    return wrongKind(`${key} takes ${valueKind(current.defaultValue)} values, not ${JSON.stringify(mismatch)}`, 'variations');
   }
   const previous = [...(entry.rules ?? [])].find(isExperimentRule);
   let rule;
   try {
     rule = experimentRule({ key, variations: input.variations, weights: input.weights, coverage: input.coverage, ...(previous?.name ? { name: previous.name } : {}) });
   } catch (error) {
-    return { ok: false, reason: 'invalid', message: (error as Error).message };
+    return { ok: false, reason: 'invalid', message: (error as Error).message, field: 'variations', messageId: 'admin.features.error.variations' };
   }
-  return writeOverride(db, loaded, key, { defaultValue: current.defaultValue, rules: [rule] }, now);
+  return writeOverride(db, loaded, key, { defaultValue: current.defaultValue, rules: [rule] }, now, { actor, action: 'experiment.set' });
 }
 
 /** `feature reset KEY`: back to the versioned file's definition. */
-export async function resetFeature(db: Db, loaded: LoadedFeatureFile, key: string, now = new Date()): Promise<FeatureChange & { removed?: boolean }> {
+export async function resetFeature(db: Db, loaded: LoadedFeatureFile, key: string, now = new Date(), actor: Audit = null): Promise<FeatureChange & { removed?: boolean }> {
   const entry = fileEntry(loaded, key);
   if (!entry) return unknownFeature(loaded, key);
+  const { description, ...definition } = entry;
   const removed = await db.transaction().execute(async (trx) => {
+    const before = await definitionInForce(trx, loaded, key);
     const result = await trx.deleteFrom('feature_overrides').where('key', '=', key).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) return false;
     await bumpRevision(trx, now);
+    await audit(trx, actor, 'feature.reset', key, before, definition, now);
     return true;
   });
-  const { description, ...definition } = entry;
   return { ok: true, removed, feature: { key, description, definition, source: 'file', updatedAt: null } };
 }

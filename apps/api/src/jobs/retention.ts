@@ -97,9 +97,21 @@ const LEAK_RECORD_RETENTION_DAYS = 30;
 
 export async function pruneLeakRecords(db: Db, now: Date = new Date()): Promise<{ codeSignals: number; heldRegistrations: number }> {
   const cutoff = new Date(now.getTime() - LEAK_RECORD_RETENTION_DAYS * DAY_MS).toISOString();
-  const codeSignals = await db.deleteFrom('code_signals').where('created_at', '<', cutoff).executeTakeFirst();
+  const counts = await db.deleteFrom('code_signal_counts').where('bucket_start', '<', cutoff).executeTakeFirst();
+  const sources = await db.deleteFrom('code_signal_sources').where('last_seen', '<', cutoff).executeTakeFirst();
   const heldRegistrations = await db.deleteFrom('held_registrations').where('created_at', '<', cutoff).executeTakeFirst();
-  return { codeSignals: Number(codeSignals.numDeletedRows), heldRegistrations: Number(heldRegistrations.numDeletedRows) };
+  return { codeSignals: Number(counts.numDeletedRows) + Number(sources.numDeletedRows), heldRegistrations: Number(heldRegistrations.numDeletedRows) };
+}
+
+/**
+ * The records of deletion requests (ADR 048): the consent proofs kept under a pseudonym and the
+ * fact of the request, for the three-year limitation period in which either may have to be shown.
+ */
+const ERASURE_RECORD_RETENTION_DAYS = 3 * 365;
+
+export async function pruneErasureRecords(db: Db, now: Date = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - ERASURE_RECORD_RETENTION_DAYS * DAY_MS).toISOString();
+  return Number((await db.deleteFrom('privacy_erasures').where('requested_at', '<', cutoff).executeTakeFirst()).numDeletedRows);
 }
 
 export interface RetentionJobOptions {
@@ -124,6 +136,8 @@ export function startRetentionJob(options: RetentionJobOptions): { stop(): Promi
       options.logger.info(report, 'retention: expired rows deleted');
       const leak = await pruneLeakRecords(options.db, now);
       if (leak.codeSignals > 0 || leak.heldRegistrations > 0) options.logger.info(leak, 'retention: old leak signals and held registrations deleted');
+      const erasureRecords = await pruneErasureRecords(options.db, now);
+      if (erasureRecords > 0) options.logger.info({ erasureRecords }, 'retention: deletion records past three years deleted');
     } catch (error) {
       options.logger.error({ err: error }, 'retention: pass failed');
     }

@@ -1,5 +1,5 @@
-import { PROOF_OF_WORK_FORMS } from '@velvet/validation/sign-up-guards';
-import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guards';
+import { PROOF_OF_WORK_FORMS } from '@velvet/validation/sign-up-guard-fields';
+import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import { enforceRateLimit } from '../rate-limit.ts';
 import { issueProofOfWorkChallenge } from '../services/issue-proof-of-work-challenge.ts';
 import type { ProofOfWorkChallenge } from '../services/issue-proof-of-work-challenge.ts';

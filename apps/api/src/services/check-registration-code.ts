@@ -64,6 +64,8 @@ const findCode = prepared((db, code: string) =>
       'rc.disabled',
       'rc.single_use',
       'rc.quarantined_at',
+      'rc.revoked_at',
+      'rc.revoked_reason',
       'inviter.first_name as inviter_first_name',
       'inviter.status as inviter_status',
       (eb) => legalRevision(eb as unknown as ExpressionBuilder<Database, never>).as('legal_revision'),
@@ -97,6 +99,15 @@ export async function checkRegistrationCode(
     return INVALID;
   }
   if (row.disabled) return INVALID;
+  // Withdrawn or replaced in the console (ADR 046): refused with its own message, nothing else checked.
+  if (row.revoked_at !== null) {
+    return {
+      ...INVALID,
+      errors: [row.revoked_reason === 'rotated' ? 'REGISTRATION_CODE_REPLACED' : 'REGISTRATION_CODE_REVOKED'],
+      inviterName: row.inviter_status === 'active' ? row.inviter_first_name : null,
+      codeId: row.id,
+    };
+  }
 
   const errors = new Set<RegistrationCodeError>();
 

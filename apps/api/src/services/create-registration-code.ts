@@ -5,7 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { REGISTRATION_CODE_PATTERN, normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import { z } from 'zod';
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import type { Database } from '../db/schema.ts';
+import { CODE_BALANCE_MAX, CODES_PER_BATCH_MAX, LANDING_SLUG_PATTERN } from '@velvet/validation/codes';
 import { CUSTOMIZATIONS } from '@velvet/validation/customization';
 import type { Customization } from '@velvet/validation/customization';
 import { randomCode } from '../domain/random-codes.ts';
@@ -22,7 +25,7 @@ export function generateRegistrationCode(): string {
 
 const createRegistrationCodeInput = z.object({
   inviterFirstName: z.string().trim().min(1, 'inviter name is required').max(100, 'inviter name is too long'),
-  balance: z.number().int('balance must be a whole number').min(0, 'balance must not be negative').max(1_000_000),
+  balance: z.number().int('balance must be a whole number').min(0, 'balance must not be negative').max(CODE_BALANCE_MAX, `balance must be at most ${CODE_BALANCE_MAX}`),
   code: z
     .string()
     .transform(normalizeRegistrationCode)
@@ -34,7 +37,7 @@ const createRegistrationCodeInput = z.object({
     .string()
     .trim()
     .toLowerCase()
-    .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'slug must be lower-case letters, digits and hyphens')
+    .regex(LANDING_SLUG_PATTERN, 'slug must be lower-case letters, digits and hyphens')
     .optional(),
   requiresValidityTimestamp: z.boolean().default(false),
 });
@@ -68,18 +71,37 @@ export async function createRegistrationCode(
   rawInput: CreateRegistrationCodeInput,
   now: Date = new Date(),
 ): Promise<Result<CreatedRegistrationCode>> {
+  const result = await createRegistrationCodes(db, rawInput, 1, now);
+  return result.ok ? ok(result.value[0] as CreatedRegistrationCode) : result;
+}
+
+/**
+ * `count` codes for one new inviter member, in one transaction (the console's "create many",
+ * ADR 046). `within` runs in that transaction after the inserts (the console's audit record),
+ * so the codes and their record are written together or not at all.
+ */
+export async function createRegistrationCodes(
+  db: Db,
+  rawInput: CreateRegistrationCodeInput,
+  count: number,
+  now: Date = new Date(),
+  within?: (trx: Transaction<Database>, created: CreatedRegistrationCode[]) => Promise<void>,
+): Promise<Result<CreatedRegistrationCode[]>> {
   const parsed = createRegistrationCodeInput.safeParse(rawInput);
   if (!parsed.success) return fail(...parsed.error.issues.map((issue) => issue.message));
   const input = parsed.data;
   if (input.expiresAt && Number.isNaN(input.expiresAt.getTime())) return fail('expiry must be a valid date');
+  if (!Number.isInteger(count) || count < 1 || count > CODES_PER_BATCH_MAX) return fail(`count must be 1-${CODES_PER_BATCH_MAX}`);
+  if (input.code !== undefined && count !== 1) return fail('a chosen code is one code');
 
   const createdAt = now.toISOString();
   const inviterMemberId = randomUUID();
   const inviterEmail = `inviter+${slugify(input.inviterFirstName)}-${inviterMemberId.slice(0, 8)}@${INVITER_EMAIL_DOMAIN}`;
 
   for (let attempt = 0; attempt < 5; attempt++) {
-    const code = input.code ?? generateRegistrationCode();
-    const created: CreatedRegistrationCode = {
+    const codes = new Set<string>();
+    while (codes.size < count) codes.add(input.code ?? generateRegistrationCode());
+    const created: CreatedRegistrationCode[] = [...codes].map((code) => ({
       id: randomUUID(),
       code,
       inviterMemberId,
@@ -89,7 +111,7 @@ export async function createRegistrationCode(
       customization: input.customization ?? null,
       landingSlug: input.landingSlug ?? null,
       requiresValidityTimestamp: input.requiresValidityTimestamp,
-    };
+    }));
     try {
       await db.transaction().execute(async (trx) => {
         await trx
@@ -111,25 +133,28 @@ export async function createRegistrationCode(
           .execute();
         await trx
           .insertInto('registration_codes')
-          .values({
-            id: created.id,
-            code,
-            inviter_member_id: inviterMemberId,
-            balance: created.balance,
-            expires_at: created.expiresAt,
-            customization: created.customization,
-            landing_slug: created.landingSlug,
-            requires_validity_timestamp: created.requiresValidityTimestamp,
-            disabled: false,
-            created_at: createdAt,
-          })
+          .values(
+            created.map((one) => ({
+              id: one.id,
+              code: one.code,
+              inviter_member_id: inviterMemberId,
+              balance: one.balance,
+              expires_at: one.expiresAt,
+              customization: one.customization,
+              landing_slug: one.landingSlug,
+              requires_validity_timestamp: one.requiresValidityTimestamp,
+              disabled: false,
+              created_at: createdAt,
+            })),
+          )
           .execute();
+        await within?.(trx, created);
       });
       return ok(created);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      if (input.code !== undefined) return fail(`registration code ${code} already exists`);
-      // A generated code collided: draw another one.
+      if (input.code !== undefined) return fail(`registration code ${input.code} already exists`);
+      // A generated code collided: draw others.
     }
   }
   return fail('could not generate a unique code, try again');

@@ -4,7 +4,7 @@
  * check is off, or for a registration through a signed single-use invitation link (a personal
  * invitation's email): that link already proves the club sent it to this person.
  */
-import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guards';
+import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import type { Db } from '../db/connect.ts';
 import { issueChallenge } from '../domain/proof-of-work.ts';
 import type { SignUpRate } from '../domain/sign-up-rate.ts';

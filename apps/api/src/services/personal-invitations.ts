@@ -32,7 +32,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const CODE_ATTEMPTS = 5;
 
 /** The member "Velvet Rope" that personal codes name as their inviter; created on first use. */
-async function ensureSystemInviter(db: Db, now: Date = new Date()): Promise<string> {
+export async function ensureSystemInviter(db: Db, now: Date = new Date()): Promise<string> {
   const find = () => db.selectFrom('members').select('id').where('email', '=', SYSTEM_INVITER_EMAIL).executeTakeFirst();
   const existing = await find();
   if (existing) return existing.id;
@@ -105,7 +105,7 @@ async function issuePersonalInvitation(
 }
 
 /** Runs `work` in a transaction, again with a fresh code when a generated one collided. */
-async function withFreshCode<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function withFreshCode<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(work);
@@ -129,54 +129,88 @@ async function isActiveMember(db: Kysely<Database>, email: string): Promise<bool
  * members, one transaction each. Returns those invited (fewer when the list has fewer such
  * entries).
  */
+/**
+ * The earliest entries still to invite: not invited, and no active member has the address
+ * (first come first served; the partial index waitlist_entries_waiting_idx serves the order).
+ */
+export function uninvitedCandidates(db: Kysely<Database>, limit: number): Promise<{ id: string }[]> {
+  return db
+    .selectFrom('waitlist_entries')
+    .select('id')
+    .where('invited_at', 'is', null)
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('members')
+            .select('members.id')
+            .whereRef('members.email', '=', 'waitlist_entries.email')
+            .where('members.status', '=', 'active'),
+        ),
+      ),
+    )
+    .orderBy('joined_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export type EntryRefusal = 'not-found' | 'already-invited' | 'member';
+
+/**
+ * Inside the caller's transaction: invites waiting-list entry `id` (its row locked and re-read
+ * first), or says why not — another operator invited it meanwhile, or it became a member.
+ */
+export async function inviteWaitlistEntry(
+  trx: Transaction<Database>,
+  id: string,
+  inviterId: string,
+  now: Date,
+): Promise<{ ok: true; invitation: IssuedInvitation } | { ok: false; reason: EntryRefusal }> {
+  if (!(await lockRow(trx, 'waitlist_entries', id))) return { ok: false, reason: 'not-found' };
+  const entry = await trx.selectFrom('waitlist_entries').select(['email', 'language', 'invited_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  if (entry.invited_at !== null) return { ok: false, reason: 'already-invited' };
+  if (await isActiveMember(trx, entry.email)) return { ok: false, reason: 'member' };
+  const invitation = await issuePersonalInvitation(trx, { inviterId, email: entry.email, language: languageOf(entry.language), reason: 'waitlist' }, now);
+  await trx.updateTable('waitlist_entries').set({ invited_at: now.toISOString(), registration_code_id: invitation.codeId }).where('id', '=', id).execute();
+  return { ok: true, invitation };
+}
+
+/**
+ * Inside the caller's transaction: selects application `id` (its row locked and re-read first),
+ * or says why not.
+ */
+export async function selectApplication(
+  trx: Transaction<Database>,
+  id: string,
+  inviterId: string,
+  now: Date,
+): Promise<{ ok: true; invitation: IssuedInvitation } | { ok: false; reason: EntryRefusal }> {
+  if (!(await lockRow(trx, 'membership_applications', id))) return { ok: false, reason: 'not-found' };
+  const row = await trx.selectFrom('membership_applications').select(['email', 'language', 'selected_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  if (row.selected_at !== null) return { ok: false, reason: 'already-invited' };
+  if (await isActiveMember(trx, row.email)) return { ok: false, reason: 'member' };
+  const invitation = await issuePersonalInvitation(trx, { inviterId, email: row.email, language: languageOf(row.language), reason: 'interest' }, now);
+  await trx.updateTable('membership_applications').set({ selected_at: now.toISOString(), registration_code_id: invitation.codeId }).where('id', '=', id).execute();
+  return { ok: true, invitation };
+}
+
+/**
+ * Invites the `count` earliest entries of the waiting list not invited yet and not active
+ * members, one transaction each. Returns those invited (fewer when the list has fewer such
+ * entries).
+ */
 export async function inviteFromWaitlist(db: Db, count: number, now: Date = new Date()): Promise<IssuedInvitation[]> {
   if (!Number.isInteger(count) || count < 1) throw new RangeError('count must be a positive whole number');
   const inviterId = await ensureSystemInviter(db, now);
-  /** The earliest entries still to invite: not invited, and no active member has the address. */
-  const nextCandidates = (limit: number) =>
-    db
-      .selectFrom('waitlist_entries')
-      .select('id')
-      .where('invited_at', 'is', null)
-      .where(({ exists, not, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('members')
-              .select('members.id')
-              .whereRef('members.email', '=', 'waitlist_entries.email')
-              .where('members.status', '=', 'active'),
-          ),
-        ),
-      )
-      .orderBy('joined_at')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
   const invited: IssuedInvitation[] = [];
   // Another operator may take the same candidates at once: skipped ones are invited (or
   // members) by then, so the next round's query passes over them to the next entries.
   while (invited.length < count) {
-    const candidates = await nextCandidates(count - invited.length);
+    const candidates = await uninvitedCandidates(db, count - invited.length);
     if (candidates.length === 0) break;
     for (const { id } of candidates) {
-      const issued = await withFreshCode(db, async (trx) => {
-        if (!(await lockRow(trx, 'waitlist_entries', id))) return null;
-        const entry = await trx.selectFrom('waitlist_entries').select(['email', 'language', 'invited_at']).where('id', '=', id).executeTakeFirstOrThrow();
-        // Another operator invited this entry meanwhile, or it became a member.
-        if (entry.invited_at !== null || (await isActiveMember(trx, entry.email))) return null;
-        const invitation = await issuePersonalInvitation(
-          trx,
-          { inviterId, email: entry.email, language: languageOf(entry.language), reason: 'waitlist' },
-          now,
-        );
-        await trx
-          .updateTable('waitlist_entries')
-          .set({ invited_at: now.toISOString(), registration_code_id: invitation.codeId })
-          .where('id', '=', id)
-          .execute();
-        return invitation;
-      });
-      if (issued) invited.push(issued);
+      const issued = await withFreshCode(db, (trx) => inviteWaitlistEntry(trx, id, inviterId, now));
+      if (issued.ok) invited.push(issued.invitation);
     }
   }
   return invited;
@@ -190,24 +224,11 @@ export async function selectMembershipApplication(db: Db, rawEmail: string, now:
   const application = await db.selectFrom('membership_applications').select('id').where('email', '=', email).executeTakeFirst();
   if (!application) return fail(`no membership application from ${email}`);
   const inviterId = await ensureSystemInviter(db, now);
-  const issued = await withFreshCode(db, async (trx): Promise<Result<IssuedInvitation>> => {
-    await lockRow(trx, 'membership_applications', application.id);
-    const row = await trx
-      .selectFrom('membership_applications')
-      .select(['language', 'selected_at'])
-      .where('id', '=', application.id)
-      .executeTakeFirstOrThrow();
-    if (row.selected_at !== null) return fail(`${email} was already selected on ${row.selected_at}`);
-    if (await isActiveMember(trx, email)) return fail(`${email} is already an active member: no invitation needed`);
-    const invitation = await issuePersonalInvitation(trx, { inviterId, email, language: languageOf(row.language), reason: 'interest' }, now);
-    await trx
-      .updateTable('membership_applications')
-      .set({ selected_at: now.toISOString(), registration_code_id: invitation.codeId })
-      .where('id', '=', application.id)
-      .execute();
-    return ok(invitation);
-  });
-  return issued;
+  const issued = await withFreshCode(db, (trx) => selectApplication(trx, application.id, inviterId, now));
+  if (issued.ok) return ok(issued.invitation);
+  if (issued.reason === 'member') return fail(`${email} is already an active member: no invitation needed`);
+  const selected = await db.selectFrom('membership_applications').select('selected_at').where('id', '=', application.id).executeTakeFirst();
+  return fail(`${email} was already selected on ${selected?.selected_at ?? 'an earlier day'}`);
 }
 
 export interface WaitlistRow {

@@ -7,7 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import type { Database } from '../db/schema.ts';
 import { lockRow } from '../db/lock.ts';
 import { emailPrivateLink } from '../domain/code-quarantine.ts';
 import { heldPlaces } from '../domain/invitation-places.ts';
@@ -26,7 +28,16 @@ export interface RotatedCode {
 
 const CODE_ATTEMPTS = 5;
 
-export async function rotateCode(db: Db, rawCode: string, now: Date = new Date()): Promise<Result<RotatedCode>> {
+/**
+ * `within` runs in the rotation's transaction, after it (the console revokes the old code and
+ * writes its audit record there, ADR 046): all of it is written, or none.
+ */
+export async function rotateCode(
+  db: Db,
+  rawCode: string,
+  now: Date = new Date(),
+  within?: (trx: Transaction<Database>, rotated: RotatedCode & { oldId: string; newId: string }) => Promise<void>,
+): Promise<Result<RotatedCode>> {
   const code = normalizeRegistrationCode(rawCode);
   const found = await db.selectFrom('registration_codes').select('id').where('code', '=', code).executeTakeFirst();
   if (!found) return fail(`no registration code ${code}`);
@@ -59,7 +70,9 @@ export async function rotateCode(db: Db, rawCode: string, now: Date = new Date()
           .where('id', '=', old.id)
           .execute();
         const outboxId = await emailPrivateLink(trx, old.id, newId, now);
-        return ok({ oldCode: code, newCode, balance: old.balance - held, outboxId });
+        const rotated = { oldCode: code, newCode, balance: old.balance - held, outboxId };
+        await within?.(trx, { ...rotated, oldId: old.id, newId });
+        return ok(rotated);
       });
     } catch (error) {
       if (attempt < CODE_ATTEMPTS && isUniqueViolation(error)) continue;

@@ -68,9 +68,12 @@ export async function createTestDatabase(engine: DatabaseEngine, options: { migr
  * by the unique addresses they used.
  */
 export async function deleteAllData(db: Db): Promise<void> {
+  await db.deleteFrom('privacy_erasures').execute();
   await db.deleteFrom('consent_records').execute();
   await db.deleteFrom('funnel_events').execute();
   await db.deleteFrom('waitlist_entries').execute();
+  await db.deleteFrom('waitlist_releases').execute();
+  await db.updateTable('admission_capacity').set({ daily_limit: 0 }).execute();
   await db.deleteFrom('membership_applications').execute();
   await db.deleteFrom('member_preferences').execute();
   await db.deleteFrom('member_social_identities').execute();
@@ -81,7 +84,8 @@ export async function deleteAllData(db: Db): Promise<void> {
   await db.deleteFrom('email_outbox').execute();
   await db.deleteFrom('admin_users').execute();
   await db.updateTable('admin_security_policy').set({ require_second_factor: false }).execute();
-  await db.deleteFrom('code_signals').execute();
+  await db.deleteFrom('code_signal_counts').execute();
+  await db.deleteFrom('code_signal_sources').execute();
   await db.deleteFrom('held_registrations').execute();
   await db.updateTable('members').set({ registration_code_id: null }).execute();
   await db.deleteFrom('registration_codes').execute();

@@ -6,7 +6,7 @@
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { Challenge } from 'altcha-lib/types';
-import { encodeProofOfWork } from '@velvet/validation/sign-up-guards';
+import { encodeProofOfWork } from '@velvet/validation/sign-up-guard-fields';
 import type { ProofOfWork } from '@velvet/validation/sign-up-guards';
 
 export const CHALLENGE = /* GraphQL */ `

@@ -7,7 +7,7 @@
  * no challenge could be had, the form goes without a proof and the API decides (ADR 041).
  */
 import { useEffect, useRef, useState } from 'react';
-import { GUARD_FIELDS } from '@velvet/validation/sign-up-guards';
+import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
 import { solveProofOfWork, type ProofOfWorkRequest } from '../lib/proof-of-work.ts';
 import { useRootData, useT } from '../lib/use-root.ts';
 
@@ -24,13 +24,15 @@ export function FormGuard({ proofOfWork }: { proofOfWork?: ProofOfWorkRequest })
   const validityTimestamp = proofOfWork?.validityTimestamp;
 
   useEffect(() => {
-    const element = anchor.current?.closest('form');
-    if (!form || !element) return;
-    // Outside React's reach: a re-render must never reset the solved value.
+    const holder = anchor.current;
+    const element = holder?.closest('form');
+    if (!form || !holder || !element) return;
+    // Outside React's reach: a re-render must never reset the solved value. Inside the hidden
+    // anchor, not at the form's end: a new last child would move the form's spacing (layout shift).
     const field = document.createElement('input');
     field.type = 'hidden';
     field.name = GUARD_FIELDS.proofOfWork;
-    element.append(field);
+    holder.append(field);
     let solving: Promise<void> | null = null;
     let settled = false;
     let solvedAt = 0;

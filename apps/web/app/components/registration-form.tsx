@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
-import { GENDERS, leanStep1Form, leanStep2Form, registrationForm, type RegistrationStep } from '@velvet/validation/registration';
+import { GENDERS, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
+import { type RegistrationStep } from '@velvet/validation/registration-steps';
 import { useState, useSyncExternalStore } from 'react';
 import { useIntl } from 'react-intl';
 import { countryFromTimeZone } from '../lib/country.ts';

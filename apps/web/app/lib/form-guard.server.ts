@@ -6,7 +6,8 @@
  * sent. The proof of work travels on to the API, which checks it.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { GUARD_FIELDS, PROOF_OF_WORK_MAX_LENGTH } from '@velvet/validation/sign-up-guards';
+import { PROOF_OF_WORK_MAX_LENGTH } from '@velvet/validation/sign-up-guards';
+import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
 import type { RouterContextProvider } from 'react-router';
 import { requestInfoContext } from './context.ts';
 

@@ -5,7 +5,8 @@
  */
 import { invitationSearch } from '@velvet/validation/links';
 import { emailForm } from '@velvet/validation/registration';
-import { accessCodeForm, refusalMessage } from '@velvet/validation/registration-code';
+import { refusalMessage } from '@velvet/validation/registration-code';
+import { accessCodeForm } from '@velvet/validation/registration-code-form';
 import { fieldMessages } from '@velvet/validation/user-errors';
 import { redirect, type RouterContextProvider } from 'react-router';
 import { callApi } from './api.server.ts';

@@ -11,7 +11,7 @@
 import { env } from '@velvet/config/env';
 import { isLocale, type Locale, type Prefix } from '@velvet/i18n/locales';
 import { email as emailSchema, firstName as firstNameSchema, lastName as lastNameSchema } from '@velvet/validation/registration';
-import { accessCode } from '@velvet/validation/registration-code';
+import { accessCode } from '@velvet/validation/registration-code-form';
 import * as client from 'openid-client';
 import { createCookie, type RouterContextProvider } from 'react-router';
 import { LANDING_SLUGS } from '../screens.ts';

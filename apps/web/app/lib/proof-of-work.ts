@@ -3,7 +3,7 @@
  * /form-challenge and solve it with ALTCHA's solver on WebCrypto's PBKDF2 (asynchronous: the
  * page stays responsive). altcha-lib is loaded only when a form that needs it is on the page.
  */
-import { encodeProofOfWork, type ProofOfWorkForm } from '@velvet/validation/sign-up-guards';
+import { encodeProofOfWork, type ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import { INVITATION_PARAMS } from '@velvet/validation/links';
 
 export interface ProofOfWorkRequest {

@@ -5,15 +5,8 @@
  */
 import { parseWithZod } from './submission.server.ts';
 import { INVITATION_PARAMS, invitationSearch, readInvitation } from '@velvet/validation/links';
-import {
-  GENDERS,
-  NAME_MAX_LENGTH,
-  emailForm,
-  isRegistrationStep,
-  leanStep1Form,
-  leanStep2Form,
-  registrationForm,
-} from '@velvet/validation/registration';
+import { GENDERS, NAME_MAX_LENGTH, emailForm, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
+import { isRegistrationStep } from '@velvet/validation/registration-steps';
 import { verdict, type DenyReason, type RegistrationCodeError } from '@velvet/validation/registration-code';
 import { codeErrorsIn } from '@velvet/validation/user-errors';
 import type { SubmissionResult } from '@conform-to/react';

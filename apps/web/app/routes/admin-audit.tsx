@@ -19,6 +19,10 @@ const FILTERS = ['action', 'actor', 'target'] as const;
  */
 export async function loader(args: Route.LoaderArgs) {
   const { email, token, session } = await requireAdmin(args);
+  // audit.read (owner, privacy): the API refuses everyone else, the page says so and shows nothing of the log.
+  if (!session.permissions.includes('audit.read')) {
+    return { email, permissions: session.permissions, allowed: false, filter: { action: null, actor: null, target: null }, page: null, notice: null };
+  }
   const search = new URL(args.request.url).searchParams;
   const value = (name: (typeof FILTERS)[number] | 'after') => search.get(name)?.trim().slice(0, 254) || null;
   const filter = { action: value('action'), actor: value('actor'), target: value('target') };
@@ -26,6 +30,7 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     email,
     permissions: session.permissions,
+    allowed: true,
     filter,
     page: result.ok ? result.data.auditLog : null,
     notice: result.ok ? null : apiFailureMessage(result.error),
@@ -46,24 +51,27 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
       <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.audit.title')} />
       <p className="mt-4 max-w-2xl text-paper/80">{t('admin.audit.text')}</p>
-      <Form method="get" className="mt-10 grid gap-6 bg-paper p-8 text-ink sm:grid-cols-3">
-        <div>
-          <label htmlFor="audit-action" className="eyebrow block text-stone">{t('admin.audit.action')}</label>
-          <select id="audit-action" name="action" defaultValue={filter.action ?? ''} className="field-input mt-2">
-            <option value="">{t('admin.audit.allActions')}</option>
-            {AUDIT_ACTIONS.map((action) => <option key={action} value={action}>{action}</option>)}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="audit-actor" className="eyebrow block text-stone">{t('admin.audit.actor')}</label>
-          <input id="audit-actor" name="actor" type="email" defaultValue={filter.actor ?? ''} className="field-input mt-2" />
-        </div>
-        <div>
-          <label htmlFor="audit-target" className="eyebrow block text-stone">{t('admin.audit.target')}</label>
-          <input id="audit-target" name="target" defaultValue={filter.target ?? ''} className="field-input mt-2" />
-        </div>
-        <button type="submit" className="btn-primary sm:col-span-3 sm:justify-self-start">{t('admin.audit.search')}</button>
-      </Form>
+      {!loaderData.allowed && <p role="alert" className="mt-8 border-l-2 border-paper pl-4">{t('admin.forbidden')}</p>}
+      {loaderData.allowed && (
+        <Form method="get" className="mt-10 grid gap-6 bg-paper p-8 text-ink sm:grid-cols-3">
+          <div>
+            <label htmlFor="audit-action" className="eyebrow block text-stone">{t('admin.audit.action')}</label>
+            <select id="audit-action" name="action" defaultValue={filter.action ?? ''} className="field-input mt-2">
+              <option value="">{t('admin.audit.allActions')}</option>
+              {AUDIT_ACTIONS.map((action) => <option key={action} value={action}>{action}</option>)}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="audit-actor" className="eyebrow block text-stone">{t('admin.audit.actor')}</label>
+            <input id="audit-actor" name="actor" type="email" defaultValue={filter.actor ?? ''} className="field-input mt-2" />
+          </div>
+          <div>
+            <label htmlFor="audit-target" className="eyebrow block text-stone">{t('admin.audit.target')}</label>
+            <input id="audit-target" name="target" defaultValue={filter.target ?? ''} className="field-input mt-2" />
+          </div>
+          <button type="submit" className="btn-primary sm:col-span-3 sm:justify-self-start">{t('admin.audit.search')}</button>
+        </Form>
+      )}
       {notice && <p role="alert" className="mt-10 border-l-2 border-paper pl-4">{t(notice.id, notice.values)}</p>}
       {page && (
         // A region of its own: on a phone the table scrolls sideways, by keyboard too.

@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const session = await callApi(getAdminSession, {}, { request, context, token });
     if (session.ok && session.data.adminSession) {
       const { prefix } = context.get(localeContext);
-      throw redirect(safeAdminReturn(new URL(request.url).searchParams.get('redirectTo'), prefix));
+      throw redirect(safeAdminReturn(new URL(request.url).searchParams.get('redirectTo'), prefix, session.data.adminSession.permissions));
     }
   }
   // After a password change every session ended: say why the admin is here again.
@@ -78,7 +78,10 @@ async function secondStep({ request, context }: Pick<Route.ActionArgs, 'request'
 
 async function signedIn({ request, context }: Pick<Route.ActionArgs, 'request' | 'context'>, token: string): Promise<never> {
   const { prefix } = context.get(localeContext);
-  throw redirect(safeAdminReturn(new URL(request.url).searchParams.get('redirectTo'), prefix), {
+  // Where this admin starts depends on their role.
+  const session = await callApi(getAdminSession, {}, { request, context, token });
+  const permissions = session.ok ? (session.data.adminSession?.permissions ?? []) : [];
+  throw redirect(safeAdminReturn(new URL(request.url).searchParams.get('redirectTo'), prefix, permissions), {
     headers: { 'Set-Cookie': await adminCookie(context).serialize(token) },
   });
 }

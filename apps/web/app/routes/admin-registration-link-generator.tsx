@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '../lib/submission.server.ts';
-import { accessCodeForm, verdict } from '@velvet/validation/registration-code';
+import { verdict } from '@velvet/validation/registration-code';
+import { accessCodeForm } from '@velvet/validation/registration-code-form';
 import { codeErrorsIn } from '@velvet/validation/user-errors';
 import { useState } from 'react';
 import { Form } from 'react-router';
@@ -19,7 +20,10 @@ import { useSubmitting } from '../lib/forms.ts';
 
 export async function loader(args: Route.LoaderArgs) {
   const { email, session } = await requireAdmin(args);
-  return { email, permissions: session.permissions };
+  // Filled in from a code's console page (/admin/codes/:code, ADR 046).
+  const code = new URL(args.request.url).searchParams.get('code')?.trim().slice(0, 64) ?? '';
+  // Generating links is codes.manage (owner, operator): the API refuses everyone else, the page says so.
+  return { email, permissions: session.permissions, code, allowed: session.permissions.includes('codes.manage') };
 }
 
 const OPERATOR_MESSAGES: Partial<Record<string, string>> = {
@@ -48,7 +52,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 export default function RegistrationLinkGenerator({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const busy = useSubmitting();
-  const [form, { code }] = useForm<{ code: string }>({ id: 'link-generator', lastResult: actionData?.result });
+  const [form, { code }] = useForm<{ code: string }>({ id: 'link-generator', lastResult: actionData?.result, defaultValue: { code: loaderData.code } });
   /** Bumped by each submission: the copy button's status starts over. */
   const [copyKey, setCopyKey] = useState(0);
   const link = actionData?.link;
@@ -56,22 +60,28 @@ export default function RegistrationLinkGenerator({ loaderData, actionData }: Ro
     <div>
       <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
       <PageIntro inverse title={t('admin.linkGenerator.title')} lead={t('admin.linkGenerator.text')} />
-      <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink" onSubmit={() => setCopyKey((key) => key + 1)}>
-        {actionData?.notice && <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(actionData.notice.id, actionData.notice.values)}</p>}
-        <div>
-          <label htmlFor={code.id} className="eyebrow block text-stone">{t('admin.linkGenerator.code')}</label>
-          <input {...getInputProps(code, { type: 'text' })} className="field-input mt-2 uppercase tracking-[0.2em]" autoComplete="off" aria-describedby={describedBy(code)} />
-          <FieldErrors field={code} />
-        </div>
-        <button type="submit" className="btn-primary w-full" disabled={busy}>{t('admin.linkGenerator.submit')}</button>
-      </Form>
-      {link && (
-        <section aria-labelledby="link-title" className="mt-10 border border-paper/40 p-8">
-          <h2 id="link-title" className="eyebrow text-paper/70">{t('admin.linkGenerator.result')}</h2>
-          <p className="mt-4 font-mono text-sm break-all" data-testid="generated-link">{link.url}</p>
-          <p className="mt-2 text-sm text-paper/70">{t('admin.linkGenerator.validUntil', { date: new Date(link.expiresAt) })}</p>
-          <CopyButton key={copyKey} value={link.url} />
-        </section>
+      {loaderData.allowed ? (
+        <>
+          <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink" onSubmit={() => setCopyKey((key) => key + 1)}>
+            {actionData?.notice && <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(actionData.notice.id, actionData.notice.values)}</p>}
+            <div>
+              <label htmlFor={code.id} className="eyebrow block text-stone">{t('admin.linkGenerator.code')}</label>
+              <input {...getInputProps(code, { type: 'text' })} className="field-input mt-2 uppercase tracking-[0.2em]" autoComplete="off" aria-describedby={describedBy(code)} />
+              <FieldErrors field={code} />
+            </div>
+            <button type="submit" className="btn-primary w-full" disabled={busy}>{t('admin.linkGenerator.submit')}</button>
+          </Form>
+          {link && (
+            <section aria-labelledby="link-title" className="mt-10 border border-paper/40 p-8">
+              <h2 id="link-title" className="eyebrow text-paper/70">{t('admin.linkGenerator.result')}</h2>
+              <p className="mt-4 font-mono text-sm break-all" data-testid="generated-link">{link.url}</p>
+              <p className="mt-2 text-sm text-paper/70">{t('admin.linkGenerator.validUntil', { date: new Date(link.expiresAt) })}</p>
+              <CopyButton key={copyKey} value={link.url} />
+            </section>
+          )}
+        </>
+      ) : (
+        <p role="alert" className="mt-8 border-l-2 border-paper pl-4">{t('admin.forbidden')}</p>
       )}
     </div>
   );

@@ -5,7 +5,7 @@
  * submission.
  */
 import { INVITATION_PARAMS } from '@velvet/validation/links';
-import { isProofOfWorkForm } from '@velvet/validation/sign-up-guards';
+import { isProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import type { Route } from './+types/form-challenge';
 import { callApi } from '../lib/api.server.ts';
 import { proofOfWorkChallenge } from '../lib/operations.ts';

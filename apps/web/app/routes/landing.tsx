@@ -1,5 +1,5 @@
 import { INVITATION_PARAMS, readInvitation } from '@velvet/validation/links';
-import { isRegistrationStep } from '@velvet/validation/registration';
+import { isRegistrationStep } from '@velvet/validation/registration-steps';
 import { refusalMessage } from '@velvet/validation/registration-code';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';

@@ -7,6 +7,11 @@ import { featureOverridesMigration } from './0005-feature-overrides.ts';
 import { abuseDefenceMigration } from './0006-abuse-defence.ts';
 import { heldPlacesAndLegalRevisionMigration } from './0007-held-places-and-legal-revision.ts';
 import { adminConsoleMigration } from './0008-admin-console.ts';
+import { codeConsoleMigration } from './0009-code-console.ts';
+import { waitlistAdmissionMigration } from './0010-waitlist-admission.ts';
+import { memberLookupAndErasureMigration } from './0011-member-lookup-and-erasure.ts';
+import { adminListsMigration } from './0012-admin-lists.ts';
+import { codeSignalCountsMigration } from './0013-code-signal-counts.ts';
 
 /**
  * Every migration, by name, in order. A static object rather than a folder scan:
@@ -21,4 +26,9 @@ export const migrations: Record<string, Migration> = {
   '0006-abuse-defence': abuseDefenceMigration,
   '0007-held-places-and-legal-revision': heldPlacesAndLegalRevisionMigration,
   '0008-admin-console': adminConsoleMigration,
+  '0009-code-console': codeConsoleMigration,
+  '0010-waitlist-admission': waitlistAdmissionMigration,
+  '0011-member-lookup-and-erasure': memberLookupAndErasureMigration,
+  '0012-admin-lists': adminListsMigration,
+  '0013-code-signal-counts': codeSignalCountsMigration,
 };

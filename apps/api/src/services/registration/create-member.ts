@@ -64,6 +64,8 @@ export async function createMember(
   const created = await deps.db.transaction().execute(async (trx) => {
     const codeRow = await lockCodeWithInviter(trx, code);
     if (!codeRow) return { codeError: 'REGISTRATION_CODE_INVALID' as const };
+    // Withdrawn or replaced since the check (ADR 046): refused under the lock too.
+    if (codeRow.revoked_at !== null) return { codeError: codeRow.revoked_reason === 'rotated' ? ('REGISTRATION_CODE_REPLACED' as const) : ('REGISTRATION_CODE_REVOKED' as const) };
     // A quarantined code (ADR 043): held for review, unless it came through the inviter's fresh private link.
     if (codeRow.quarantined_at && !isLinkMadeSince(code, input.validityTimestamp, new Date(codeRow.quarantined_at), deps.secret, now)) {
       await holdRegistration(trx, codeRow.id, input, values, social, now);

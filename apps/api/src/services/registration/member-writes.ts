@@ -23,7 +23,7 @@ const codeWithInviter = prepared((db, code: string) => {
   const query = db
     .selectFrom('registration_codes as rc')
     .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-    .select(['rc.id', 'rc.customization', 'rc.balance', 'rc.pending_members', 'rc.quarantined_at', 'inviter.first_name as inviter_name'])
+    .select(['rc.id', 'rc.customization', 'rc.balance', 'rc.pending_members', 'rc.quarantined_at', 'rc.revoked_at', 'rc.revoked_reason', 'inviter.first_name as inviter_name'])
     .where('rc.code', '=', code);
   return engineOf(db as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate('rc') : query;
 });

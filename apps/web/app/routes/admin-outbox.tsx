@@ -1,0 +1,168 @@
+import { OUTBOX_STATUSES, outboxRetryForm } from '@velvet/validation/admin-ops';
+import type { OutboxStatusName } from '@velvet/validation/admin-ops';
+import { useIntl } from 'react-intl';
+import { Form, Link } from 'react-router';
+import type { Route } from './+types/admin-outbox';
+import { AdminBar } from '../components/admin-bar.tsx';
+import type { Notice } from '../components/code-form.tsx';
+import { PageIntro } from '../components/page-intro.tsx';
+import { requireAdmin } from '../lib/admin.server.ts';
+import { getOutbox, retryOutbox } from '../lib/admin-ops-operations.ts';
+import { callApi } from '../lib/api.server.ts';
+import { useSubmitting } from '../lib/forms.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { apiFailureMessage } from '../lib/registration-code.server.ts';
+import { useT } from '../lib/use-root.ts';
+
+const isStatus = (value: string | null): value is OutboxStatusName => (OUTBOX_STATUSES as readonly string[]).includes(value ?? '');
+
+/**
+ * The outbox (ADR 049): every email's status, attempts and last error, newest first, 50 a page
+ * (keyset), by status; failed or waiting emails can be sent again, one or many, after a
+ * confirmation. Emails are named by id, never by address. Reading: everyone; retry: outbox.manage.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const { email, token, session } = await requireAdmin(args);
+  const search = new URL(args.request.url).searchParams;
+  const status = search.get('status');
+  const after = search.get('after')?.slice(0, 200) || null;
+  const filter = isStatus(status) ? status : null;
+  const result = await callApi(getOutbox, { status: filter ? (filter.toUpperCase() as Uppercase<OutboxStatusName>) : null, after }, { ...args, token });
+  return {
+    email,
+    permissions: session.permissions,
+    status: filter,
+    after,
+    page: result.ok ? result.data.adminOutbox : null,
+    notice: result.ok ? null : apiFailureMessage(result.error),
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { token } = await requireAdmin(args);
+  const formData = await args.request.formData();
+  const one = formData.get('one');
+  const ids = typeof one === 'string' && one ? [one] : formData.getAll('ids').map(String);
+  const parsed = outboxRetryForm.safeParse({ ids });
+  if (!parsed.success) return { kind: 'notice' as const, notice: { id: parsed.error.issues[0]?.message ?? 'admin.outbox.error.none' } satisfies Notice };
+  // Sends emails again: the first post asks, the second (confirmed) does it.
+  if (formData.get('confirmed') !== 'yes') return { kind: 'confirm' as const, ids: parsed.data.ids };
+  const retried = await callApi(retryOutbox, { ids: parsed.data.ids }, { ...args, token });
+  if (!retried.ok) return { kind: 'notice' as const, notice: apiFailureMessage(retried.error) };
+  const { userErrors, retried: done } = retried.data.adminRetryOutbox;
+  if (userErrors.length > 0) return { kind: 'notice' as const, notice: { id: userErrors[0]?.messageId ?? 'error.generic' } satisfies Notice };
+  return { kind: 'retried' as const, count: done.length };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'admin.outbox.metaTitle', noIndex: true });
+
+export default function AdminOutbox({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const intl = useIntl();
+  const busy = useSubmitting();
+  const { page, status, after } = loaderData;
+  const canRetry = loaderData.permissions.includes('outbox.manage');
+  const notice = loaderData.notice ?? (actionData?.kind === 'notice' ? actionData.notice : null);
+  const query = (extra: Record<string, string>) => `?${new URLSearchParams({ ...(status ? { status } : {}), ...extra }).toString()}`;
+  const when = (iso: string) => intl.formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' });
+  return (
+    <div>
+      <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
+      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.outbox.title')} />
+      <p className="mt-4 max-w-2xl text-paper/80">{t('admin.outbox.text')}</p>
+      <Form method="get" className="mt-10 flex flex-wrap items-end gap-6 bg-paper p-8 text-ink">
+        <div>
+          <label htmlFor="outbox-status" className="eyebrow block text-stone">{t('admin.outbox.status')}</label>
+          <select id="outbox-status" name="status" defaultValue={status ?? ''} className="field-input mt-2">
+            <option value="">{t('admin.outbox.allStatuses')}</option>
+            {OUTBOX_STATUSES.map((s) => <option key={s} value={s}>{t(`admin.outbox.status.${s}`)}</option>)}
+          </select>
+        </div>
+        <button type="submit" className="btn-primary">{t('admin.outbox.show')}</button>
+      </Form>
+      {notice && <p role="alert" className="mt-10 border-l-2 border-paper pl-4">{t(notice.id, notice.values)}</p>}
+      {actionData?.kind === 'retried' && <p role="status" className="mt-10 border-l-2 border-paper pl-4">{t('admin.outbox.retried', { count: actionData.count })}</p>}
+      {actionData?.kind === 'confirm' && (
+        <section role="alertdialog" aria-labelledby="confirm-retry" aria-describedby="confirm-retry-text" className="mt-10 bg-paper p-8 text-ink">
+          <h2 id="confirm-retry" className="font-display text-2xl">{t('admin.outbox.confirmQuestion', { count: actionData.ids.length })}</h2>
+          <p id="confirm-retry-text" className="mt-3">{t('admin.outbox.confirmText')}</p>
+          <Form method="post" className="mt-6 flex flex-wrap gap-4">
+            {actionData.ids.map((id) => <input key={id} type="hidden" name="ids" value={id} />)}
+            <input type="hidden" name="confirmed" value="yes" />
+            <button type="submit" className="btn-primary" disabled={busy} aria-busy={busy}>{t('admin.outbox.confirm')}</button>
+            <Link to={query(after ? { after } : {})} className="btn-inverse border border-ink">{t('admin.outbox.cancel')}</Link>
+          </Form>
+        </section>
+      )}
+      {page && (
+        <Form method="post" className="mt-10">
+          {/* A region of its own: on a phone the table scrolls sideways, by keyboard too. */}
+          <div className="overflow-x-auto" role="region" aria-label={t('admin.outbox.title')} tabIndex={0}>
+            <table className="w-full text-left text-sm text-paper">
+              <caption className="sr-only">{t('admin.outbox.title')}</caption>
+              <thead className="eyebrow text-paper/70">
+                <tr>
+                  {canRetry && <td className="py-3 pr-4" />}
+                  <th scope="col" className="py-3 pr-4">{t('admin.outbox.created')}</th>
+                  <th scope="col" className="py-3 pr-4">{t('admin.outbox.status')}</th>
+                  <th scope="col" className="py-3 pr-4">{t('admin.outbox.lastError')}</th>
+                  {canRetry && <td className="py-3" />}
+                </tr>
+              </thead>
+              <tbody>
+                {page.emails.map((mail) => {
+                  const retryable = canRetry && (mail.status === 'FAILED' || mail.status === 'PENDING');
+                  // A pending email that failed before waits for its next attempt: said apart from a fresh one.
+                  const state = mail.status === 'PENDING' && mail.attempts > 0 ? 'retrying' : (mail.status.toLowerCase() as OutboxStatusName);
+                  return (
+                    <tr key={mail.id} className="border-t border-paper/20 align-top" data-testid={`outbox-${mail.id}`}>
+                      {canRetry && (
+                        <td className="py-3 pr-4">
+                          {retryable && (
+                            <>
+                              <input id={`select-${mail.id}`} type="checkbox" name="ids" value={mail.id} className="size-5" />
+                              <label htmlFor={`select-${mail.id}`} className="sr-only">{t('admin.outbox.selectRow', { id: mail.id })}</label>
+                            </>
+                          )}
+                        </td>
+                      )}
+                      <td className="py-3 pr-4">
+                        <span className="block sm:whitespace-nowrap">{when(mail.createdAt)}</span>
+                        <span className="block font-mono text-xs text-paper/70">{mail.template}</span>
+                      </td>
+                      <th scope="row" className="py-3 pr-4 font-normal">
+                        <span className="block">{t(`admin.outbox.status.${state}`)}</span>
+                        <span className="block text-xs text-paper/70">{t('admin.outbox.attempts')}: {mail.attempts}</span>
+                        {mail.status !== 'FAILED' && (
+                          <span className="block text-xs text-paper/70">{t('admin.outbox.next')}: {when(mail.sentAt ?? mail.nextAttemptAt)}</span>
+                        )}
+                      </th>
+                      <td className="py-3 pr-4 font-mono text-xs break-all">{mail.lastError ?? '—'}</td>
+                      {canRetry && (
+                        <td className="py-3">
+                          {retryable && (
+                            <button type="submit" name="one" value={mail.id} className="link whitespace-nowrap text-paper" disabled={busy} aria-label={`${t('admin.outbox.retry')} ${mail.id}`}>
+                              {t('admin.outbox.retry')}
+                            </button>
+                          )}
+                        </td>
+                      )}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          {page.emails.length === 0 && <p className="mt-6">{t('admin.outbox.empty')}</p>}
+          <div className="mt-8 flex flex-wrap gap-4">
+            {canRetry && page.emails.some((mail) => mail.status === 'FAILED' || mail.status === 'PENDING') && (
+              <button type="submit" className="btn-inverse" disabled={busy} aria-busy={busy}>{t('admin.outbox.retrySelected')}</button>
+            )}
+            {after && <Link to={query({})} className="btn-inverse">{t('admin.outbox.newest')}</Link>}
+            {page.nextCursor && <Link to={query({ after: page.nextCursor })} className="btn-inverse">{t('admin.outbox.older')}</Link>}
+          </div>
+        </Form>
+      )}
+    </div>
+  );
+}
