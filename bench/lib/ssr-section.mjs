@@ -4,6 +4,8 @@
  * the most any server on this machine can reach for those bytes; `/` and `/?rc=WELCOME2026`
  * are reported as shares of it (issue 11: at least 0.5 for pages without personal data, at
  * least 0.16 — React Router's own share of plain HTML — for pages with an invitation code).
+ * `/` is also measured as browsers ask for it (Accept-Encoding: gzip, deflate, br, zstd), against
+ * the same server sending the page gzip-compressed once.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +16,8 @@ import { anyFailed, cpuText, loadTable, ratioGoal, throughput } from './sections
 const REGISTRATION_CODE = 'WELCOME2026';
 /** The demo code's inviter (apps/api/src/seed.ts): the page with ?rc= must name her. */
 const INVITER = 'Sophie';
+/** What Chromium sends. */
+const BROWSER_ENCODINGS = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 
 /** @type {import('./sections.mjs').Section} */
 export const ssrSection = {
@@ -34,37 +38,64 @@ export const ssrSection = {
 
     const anchor = await startAnchor(root, 'html-server.mjs', ports.htmlAnchor, [file], onCleanup);
     let floor;
+    let floorGzip;
     try {
       const check = await (await fetch(anchor.url)).text();
       if (check !== html) throw new Error('the node:http anchor does not serve the landing page as saved');
       floor = await measure('floor: node:http, landing HTML', { url: anchor.url, connections: settings.webConnections, duration: settings.duration, cpu: anchor.cpu });
+      floorGzip = await measure('floor: node:http, landing HTML gzip-compressed once', {
+        url: anchor.url,
+        connections: settings.webConnections,
+        duration: settings.duration,
+        headers: BROWSER_ENCODINGS,
+        cpu: anchor.cpu,
+      });
     } finally {
       await anchor.stop();
     }
     const landing = await measure('SSR /', { url: landingUrl, connections: settings.webConnections, duration: settings.duration, cpu: product.cpu });
+    const landingGzip = await measure('SSR / as a browser asks (gzip, deflate, br, zstd)', {
+      url: landingUrl,
+      connections: settings.webConnections,
+      duration: settings.duration,
+      headers: BROWSER_ENCODINGS,
+      cpu: product.cpu,
+    });
     const withCode = await measure(`SSR /?rc=${REGISTRATION_CODE}`, { url: rcUrl, connections: settings.webConnections, duration: settings.duration, cpu: product.cpu });
 
     const anchorText = `${throughput(floor)} (node:http)`;
     const landingRatio = landing.requestsPerSecond / floor.requestsPerSecond;
     const rcRatio = withCode.requestsPerSecond / floor.requestsPerSecond;
+    const gzipRatio = landingGzip.requestsPerSecond / floorGzip.requestsPerSecond;
     return {
       figures: [
         { id: 'ssr.landing', label: 'SSR GET / (anonymous)', measured: throughput(landing), anchor: anchorText, ratio: landingRatio, goal: ratioGoal(landingRatio, 0.5) },
+        {
+          id: 'ssr.landingGzip',
+          label: 'SSR GET / as a browser asks (compressed)',
+          measured: throughput(landingGzip),
+          anchor: `${throughput(floorGzip)} (node:http, gzip -9 once)`,
+          ratio: gzipRatio,
+          goal: ratioGoal(gzipRatio, 0.5),
+        },
         { id: 'ssr.landingWithCode', label: `SSR GET /?rc=${REGISTRATION_CODE}`, measured: throughput(withCode), anchor: anchorText, ratio: rcRatio, goal: ratioGoal(rcRatio, 0.16) },
       ],
       lines: [
         ...loadTable([
           ['floor: node:http, same bytes', floor],
           ['SSR  GET /', landing],
+          ['floor: node:http, gzip -9 once', floorGzip],
+          ['SSR  GET /, Accept-Encoding of a browser', landingGzip],
           [`SSR  GET /?rc=${REGISTRATION_CODE}`, withCode],
         ]),
         '',
         `  HTML of /: ${num(Buffer.byteLength(html))} bytes. Share of the floor: / ${num(landingRatio, 3)}, /?rc= ${num(rcRatio, 3)}; mean latency ${num(landing.latencyMean, 2)} ms vs ${num(floor.latencyMean, 2)} ms.`,
         `  CPU per request (the product: web server + API): / ${cpuText(landing)}, /?rc= ${cpuText(withCode)}; the floor ${cpuText(floor)}.`,
+        `  Compressed, as browsers ask: / ${cpuText(landingGzip)}, ${num(landingGzip.bytesPerSecond / Math.max(landingGzip.requestsPerSecond, 1), 0)} bytes a response; the floor ${cpuText(floorGzip)}, ${num(floorGzip.bytesPerSecond / Math.max(floorGzip.requestsPerSecond, 1), 0)} bytes; share ${num(gzipRatio, 3)}.`,
         `  The page with ?rc=${REGISTRATION_CODE} names the inviter (${INVITER}): ${invitationShown ? 'yes' : 'NO — check the loader'}`,
       ],
-      data: { floor, landing, withCode, htmlBytes: Buffer.byteLength(html), invitationShown },
-      suspect: anyFailed(floor, landing, withCode) || !invitationShown,
+      data: { floor, landing, floorGzip, landingGzip, withCode, htmlBytes: Buffer.byteLength(html), invitationShown },
+      suspect: anyFailed(floor, landing, floorGzip, landingGzip, withCode) || !invitationShown,
     };
   },
 };

@@ -5,7 +5,7 @@ import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'reac
 import { RouterContextProvider, ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction } from 'react-router';
 import { requestInfoContext, type RequestInfo } from './lib/context.ts';
 import { provideServerMessages } from './lib/messages.ts';
-export { pageCacheKey } from './lib/page-cache.server.ts';
+export { cacheKeyOf, pageCacheKey } from './lib/page-cache.server.ts';
 import { serverMessages } from './lib/messages.server.ts';
 import { lowPriorityModulePreloads } from './lib/module-preloads.server.ts';
 import { NonceContext } from './lib/nonce.ts';

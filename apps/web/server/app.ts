@@ -4,6 +4,7 @@
  * acquisition defaults file, and per-request context for loaders.
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Env } from '@velvet/config/env';
 import compression from 'compression';
@@ -22,6 +23,7 @@ import { createFeatureRelay } from './features.ts';
 import type { FeatureRelay } from './features.ts';
 import { ENTRANCE_BODY_BYTES } from './entrance.ts';
 import { PageCache } from './page-cache.ts';
+import { pageCacheDoor } from './page-door.ts';
 import { formStartToken } from '../app/lib/form-guard.server.ts';
 import { pageHandler } from './pages.ts';
 import { sameSiteRedirects } from './redirects.ts';
@@ -48,6 +50,7 @@ export interface WebAppOptions {
 
 interface LoadContextEntry {
   createLoadContext(info: RequestInfo): RouterContextProvider;
+  cacheKeyOf: Parameters<typeof pageCacheDoor>[0]['keyOf'];
 }
 
 /** The largest body a page's form may send; the consent and funnel doors and the error-report tunnel have their own. */
@@ -58,6 +61,9 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
   const features = options.features ?? createFeatureRelay({ apiUrl: env.API_URL, clientKey: env.FEATURES_CLIENT_KEY, logger });
   const errors = options.errorReporting ?? createWebErrorReporting({ url: env.ERROR_REPORTING_URL, environment: env.ACQ_ENVIRONMENT, logger });
   const development = env.NODE_ENV === 'development' && !clientDir;
+  /** Anonymous public pages from memory (ADR 039), in production only. */
+  const cache = env.NODE_ENV === 'production' ? new PageCache() : undefined;
+  const formStartedAt = () => formStartToken(env.APP_SECRET);
   app.disable('x-powered-by');
   // The number of proxy hops in front (ADR 028): the visitor is the right-most X-Forwarded-For entry they did not write.
   if (env.TRUST_PROXY > 0) app.set('trust proxy', env.TRUST_PROXY);
@@ -144,8 +150,8 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     pageHandler({
       build,
       mode: env.NODE_ENV === 'production' ? 'production' : 'development',
-      cache: env.NODE_ENV === 'production' ? new PageCache() : undefined,
-      formStartedAt: () => formStartToken(env.APP_SECRET),
+      cache,
+      formStartedAt,
       getLoadContext: async (req: Request, res: Response) => {
         const { entry } = typeof build === 'function' ? await build() : build;
         return (entry.module as unknown as LoadContextEntry).createLoadContext({
@@ -176,6 +182,24 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     next(error);
   }) as express.ErrorRequestHandler);
   app.use(lastResortErrorPage);
-  /** Ends what keeps connections open (the features streams), so the server can close. */
-  return Object.assign(app, { closeStreams: () => features.close() });
+  /** The page cache's door (ADR 051): a page the cache holds is answered before Express. */
+  const door =
+    cache && typeof build !== 'function'
+      ? pageCacheDoor({
+          cache,
+          keyOf: (build.entry.module as unknown as LoadContextEntry).cacheKeyOf,
+          inputs: () => ({ clientKey: features.clientKey, payload: features.current(), trustedCountryHeader: env.TRUSTED_COUNTRY_HEADER, publicUrl: env.PUBLIC_URL }),
+          formStartedAt,
+          trustProxy: env.TRUST_PROXY > 0,
+          logger,
+        })
+      : undefined;
+  return Object.assign(app, {
+    /** The server's request listener: the door, then Express. */
+    requestListener: (req: IncomingMessage, res: ServerResponse) => {
+      if (!door?.(req, res)) app(req, res);
+    },
+    /** Ends what keeps connections open (the features streams), so the server can close. */
+    closeStreams: () => features.close(),
+  });
 }

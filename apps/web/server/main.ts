@@ -2,6 +2,7 @@
  * Starts the web server on the production build (`npm run build` first). Compiled to
  * apps/web/dist/server.js by scripts/build-servers.mjs; `npm start` runs that (ADR 026).
  */
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EnvError, parseEnv } from '@velvet/config/env';
@@ -18,7 +19,7 @@ async function main() {
   const logger = pino({ level: env.LOG_LEVEL, base: { service: 'web' }, timestamp: pino.stdTimeFunctions.isoTime });
   const build = (await import(path.join(root, 'build/server/index.js'))) as ServerBuild;
   const app = createWebApp({ env, logger, build, clientDir: path.join(root, 'build/client'), cmpDir: cmpBuildDir(root) });
-  const server = app.listen(env.PORT, env.HOST, () => {
+  const server = createServer(app.requestListener).listen(env.PORT, env.HOST, () => {
     logger.info({ url: `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}` }, 'web server listening');
   });
   const stop = () => {

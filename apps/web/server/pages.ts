@@ -40,12 +40,25 @@ function requestHeaders(req: express.Request): Headers {
   return headers;
 }
 
+/**
+ * The host a page's address has (the hostname can decide the visitor's country): the Host
+ * header, or the first X-Forwarded-Host from a trusted proxy, as Express reads req.hostname;
+ * anything after a character that may not be in a hostname is dropped.
+ */
+export function visitorHost(header: (name: string) => string | undefined, trustProxy: boolean): string {
+  const forwarded = trustProxy ? header('x-forwarded-host') : undefined;
+  const value = (forwarded ? forwarded.split(',')[0]!.trim() : header('host')) ?? '';
+  const offset = value.startsWith('[') ? value.indexOf(']') + 1 : 0;
+  const colon = value.indexOf(':', offset);
+  const hostname = (colon === -1 ? value : value.slice(0, colon)).split(/[\\/?#@]/)[0] || 'localhost';
+  const port = /:(\d+)$/.exec(value)?.[1];
+  return `${hostname}${port ? `:${port}` : ''}`;
+}
+
 /** The Fetch API request React Router reads: the address as the visitor asked for it, the buffered body. */
 function pageRequest(req: express.Request, res: express.Response): Request {
-  // req.hostname and req.protocol honour X-Forwarded-Host/-Proto only from trusted proxies ('trust proxy').
-  const hostHeader = (req.app.enabled('trust proxy') ? req.get('x-forwarded-host') : undefined) ?? req.get('host') ?? '';
-  const port = /:(\d+)$/.exec(hostHeader)?.[1];
-  const host = `${req.hostname.split(/[\\/?#@]/)[0] || 'localhost'}${port ? `:${port}` : ''}`;
+  // req.protocol honours X-Forwarded-Proto only from trusted proxies ('trust proxy'), as visitorHost does X-Forwarded-Host.
+  const host = visitorHost((name) => req.get(name), req.app.enabled('trust proxy'));
   const url = new URL(`${req.protocol}://${host}${req.originalUrl}`);
   const controller = new AbortController();
   let finished = false;
@@ -55,6 +68,13 @@ function pageRequest(req: express.Request, res: express.Response): Request {
   });
   const body = req.method === 'GET' || req.method === 'HEAD' ? null : fetchBody(req);
   return new Request(url.href, { method: req.method, headers: requestHeaders(req), signal: controller.signal, body });
+}
+
+/** The headers set on `res` so far, one pair per value. */
+function headerList(res: express.Response): [string, string][] {
+  return Object.entries(res.getHeaders()).flatMap(([name, value]): [string, string][] =>
+    value === undefined ? [] : Array.isArray(value) ? value.map((one): [string, string] => [name, one]) : [[name, String(value)]],
+  );
 }
 
 async function sendResponse(res: express.Response, response: Response): Promise<void> {
@@ -107,6 +127,8 @@ export function pageHandler({ build, mode, getLoadContext, formStartedAt, cache 
         res.end(hit.body);
         return;
       }
+      // What the middleware set (the security headers with this response's nonce): the door answers with them later.
+      const front = headerList(res);
       const response = await handle(request, context);
       res.setHeader(PAGE_CACHE_HEADER, 'miss');
       if (response.status !== 200 || !response.body) {
@@ -116,7 +138,14 @@ export function pageHandler({ build, mode, getLoadContext, formStartedAt, cache 
       // The visitor gets the stream as it renders; the cache gets the whole page once it is complete.
       const [toVisitor, toCache] = response.body.tee();
       void new Response(toCache).text().then(
-        (body) => cache.set(cacheKey.key, { status: response.status, headers: response.headers, body }, { ...values, sessionId: cacheKey.renderedSessionId() }, cacheKey.calendarValidUntil()),
+        (body) =>
+          cache.set(
+            cacheKey.key,
+            { status: response.status, headers: response.headers, body },
+            { ...values, sessionId: cacheKey.renderedSessionId() },
+            cacheKey.calendarValidUntil(),
+            front,
+          ),
         () => undefined,
       );
       await sendResponse(res, new Response(toVisitor, { status: response.status, statusText: response.statusText, headers: response.headers }));

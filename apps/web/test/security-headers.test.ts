@@ -1,7 +1,7 @@
 /** The CSP lets the page reach the API where the acquisition defaults send it (spec §7.1, ADR 022). */
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { nonceMiddleware, securityHeaders } from '../server/security.ts';
+import { newNonce, nonceMiddleware, securityHeaders } from '../server/security.ts';
 
 async function connectSrc(options: Parameters<typeof securityHeaders>[0]): Promise<string[]> {
   const app = express();
@@ -33,5 +33,16 @@ describe('connect-src', () => {
   it('names each address once when they agree', async () => {
     const sources = await connectSrc({ publicUrl: 'http://localhost:3000', publicApiUrl: 'http://localhost:9090', browserGraphqlUrl: 'http://localhost:9090/graphql', development: false });
     expect(sources).toEqual(["'self'", 'http://localhost:9090', 'ws://localhost:9090']);
+  });
+});
+
+describe('the CSP nonce', () => {
+  it('is 128 random bits, new for every response, also across refills of its pool', () => {
+    const nonces = Array.from({ length: 1000 }, () => newNonce());
+    expect(new Set(nonces).size).toBe(nonces.length);
+    for (const nonce of nonces) expect(Buffer.from(nonce, 'base64')).toHaveLength(16);
+    // No byte position is stuck: the pool is really refilled (each of 1,000 nonces would show it).
+    const firstBytes = new Set(nonces.map((nonce) => Buffer.from(nonce, 'base64')[0]));
+    expect(firstBytes.size).toBeGreaterThan(200);
   });
 });

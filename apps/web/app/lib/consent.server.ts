@@ -33,7 +33,7 @@ export function cmpSkipped(pathname: string): boolean {
 }
 
 /** The application country, cheaply: the trusted edge header, the browser's region, the domain, DE. */
-export function applicationCountry(request: Request, trustedHeader: string | undefined): Country {
+export function applicationCountry(request: { url: string; headers: { get(name: string): string | null } }, trustedHeader: string | undefined): Country {
   const fromEdge = trustedHeader ? supportedCountry(request.headers.get(trustedHeader)) : undefined;
   if (fromEdge) return fromEdge;
   for (const part of (request.headers.get('accept-language') ?? '').split(',').slice(0, 10)) {

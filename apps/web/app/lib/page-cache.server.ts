@@ -18,7 +18,7 @@ import type { FeaturePayload } from '@velvet/features/definitions';
 import { clubDay, startOfClubDay } from './club-time.ts';
 import { cacheBuster } from './consent-shared.ts';
 import { pageLoadContext, presetExperimentsContext, requestInfoContext } from './context.ts';
-import { experimentsData } from './experiments.server.ts';
+import { experimentsFor, type ExperimentsInputs, type RequestHead } from './experiments.server.ts';
 import type { ExperimentsData } from './experiments-shared.ts';
 import { LANGUAGE_COOKIES, resolveLocale } from './i18n.ts';
 import { nextBannerChange } from './promo.ts';
@@ -54,33 +54,60 @@ function onlyLanguageCookies(header: string | null): boolean {
   });
 }
 
-/** The cache key of a request, or null when its page must be rendered for it alone; presets the render's experiments data. */
-export async function pageCacheKey(request: Request, context: RouterContextProvider): Promise<PageCacheKey | null> {
+/** What a key is read from besides the request: the calendar's instant and the server's experiments inputs. */
+export interface KeyInputs extends ExperimentsInputs {
+  calendarNow: Date;
+}
+
+/** What the page cache's door knows of a request before Express: its method, address and headers. */
+export interface CacheableRequest extends RequestHead {
+  method: string;
+  headers: RequestHead['headers'] & { has(name: string): boolean };
+}
+
+/**
+ * The cache key of a request, or null when its page must be rendered for it alone. Pure and
+ * at once: the door in front of Express (server/page-door.ts) and the page handler behind it
+ * read the same key from the same request.
+ */
+export function cacheKeyOf(request: CacheableRequest, inputs: KeyInputs): Omit<PageCacheKey, 'renderedSessionId'> | null {
   if (request.method !== 'GET') return null;
   const url = new URL(request.url);
   if (url.search !== '' || url.pathname.endsWith('.data') || url.pathname.startsWith('/__')) return null;
   const { headers } = request;
   if (!onlyLanguageCookies(headers.get('cookie')) || headers.has('authorization') || headers.has('x-test-now')) return null;
-  const info = context.get(requestInfoContext);
   const { locale } = resolveLocale({ pathname: url.pathname, cookieHeader: headers.get('cookie'), langParam: null, acceptLanguage: headers.get('accept-language') });
-  const experiments = await experimentsData(request, context);
+  const experiments = experimentsFor(request, inputs);
   const userAgent = headers.get('user-agent');
-  const now = info.calendarNow.getTime();
+  const now = inputs.calendarNow.getTime();
   const key = [
     url.pathname,
     locale,
     userAgent && isbot(userAgent) ? 'bot' : 'browser',
     experiments.attributes.applicationCountry,
     cacheBuster(new Date()),
-    revisionOf(await info.features.payload()),
+    revisionOf(inputs.payload),
     experiments.enabled ? 'on' : 'off',
     JSON.stringify(experiments.values),
   ].join('\n');
-  context.set(presetExperimentsContext, experiments);
   return {
     key,
     experiments,
     calendarValidUntil: () => Math.min(nextBannerChange(now), startOfClubDay({ year: clubDay(now).year + 1, month: 1, day: 1 })),
-    renderedSessionId: () => context.get(pageLoadContext).sessionId,
   };
+}
+
+/** The page handler's key: `cacheKeyOf` with the request's context; presets the render's experiments data. */
+export async function pageCacheKey(request: Request, context: RouterContextProvider): Promise<PageCacheKey | null> {
+  const info = context.get(requestInfoContext);
+  const found = cacheKeyOf(request, {
+    clientKey: info.features.clientKey,
+    payload: await info.features.payload(),
+    trustedCountryHeader: info.trustedCountryHeader,
+    publicUrl: info.publicUrl,
+    calendarNow: info.calendarNow,
+  });
+  if (!found) return null;
+  context.set(presetExperimentsContext, found.experiments);
+  return { ...found, renderedSessionId: () => context.get(pageLoadContext).sessionId };
 }
