@@ -3,14 +3,16 @@
  * creates, finds, changes, revokes and rotates codes and makes a link for one (German on a desktop,
  * Polish on a phone); a viewer and a support admin read the same pages without a single control
  * to change them, and the server refuses them all the same (Swedish). Visitors then meet the
- * revoked and the replaced code with their own messages. Screenshots at 1440 and 390 px.
+ * revoked and the replaced code with their own messages. An operator in Amsterdam releases a
+ * code the leak watch quarantined: the registrations held on it register. Screenshots at 1440 and 390 px.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Locale } from '@velvet/i18n/locales';
 import type { Page } from '@playwright/test';
 import { E2E } from '../../playwright.config.ts';
-import { createInvitation, newAdmin, registerPending } from './support/data.ts';
-import { expect, test, text } from './support.ts';
+import { createInvitation, newAdmin, quarantine, registerPending } from './support/data.ts';
+import { activationLink, waitForMail } from './support/mail.ts';
+import { expect, test, text, textWithCounts } from './support.ts';
 
 async function signIn(page: Page, locale: Locale, admin: { email: string; password: string }, to: string) {
   await page.goto(`/${locale}/admin/login?redirectTo=${encodeURIComponent(`/${locale}${to}`)}`);
@@ -196,4 +198,37 @@ test.describe('read-only roles in Stockholm (Swedish)', () => {
       await expect(page.getByRole('alert')).toHaveCount(0);
     });
   }
+});
+
+test.describe('an operator in Amsterdam at a desktop (Dutch)', () => {
+  test.use({ locale: 'nl-NL', timezoneId: 'Europe/Amsterdam', viewport: { width: 1440, height: 900 } });
+
+  test('releases a quarantined code after a confirmation: the held registrations register while places last, and their emails arrive', async ({ page }) => {
+    const invitation = await createInvitation({ inviter: 'Femke', balance: 2 });
+    await quarantine(invitation.code);
+    const held = [];
+    for (let i = 0; i < 3; i++) held.push(await registerPending(invitation.code, { language: 'nl' }, 'PENDING_REVIEW'));
+    const operator = await newAdmin('operator');
+    await signIn(page, 'nl', operator, `/admin/codes/${invitation.code}`);
+    await expect(page.locator('[data-state="quarantined"]')).toHaveText(text('nl', 'admin.codes.state.quarantined'));
+
+    const release = page.getByRole('region', { name: text('nl', 'admin.codes.release.title') });
+    await release.getByRole('button', { name: text('nl', 'admin.codes.release.button') }).click();
+    const question = release.getByRole('alertdialog');
+    await expect(question).toContainText(text('nl', 'admin.codes.release.question', { code: invitation.code }));
+    await noAxeViolations(page);
+    await shot(page, 'code-release-question-nl-1440');
+    await question.getByRole('button', { name: text('nl', 'admin.codes.release.confirm') }).click();
+    await expect(page.getByRole('status').filter({ hasText: invitation.code })).toHaveText(textWithCounts('nl', 'admin.codes.release.done', { registered: 2, dropped: 1 }, { code: invitation.code }));
+    await expect(page.getByRole('region', { name: text('nl', 'admin.codes.release.title') })).toHaveCount(0);
+    await shot(page, 'code-released-nl-1440');
+
+    // The two oldest held registrations registered and got their activation email; the third found no place.
+    for (const person of held.slice(0, 2)) expect(activationLink((await waitForMail(person.email))[0]!)).toContain('activationId=');
+    // Releasing again (a second tab) is refused with its own message, and nothing more is sent.
+    await page.goto(`/nl/admin/codes/${invitation.code}`);
+    await expect(page.getByRole('region', { name: text('nl', 'admin.codes.release.title') })).toHaveCount(0);
+    const forged = await page.request.post(`/nl/admin/codes/${invitation.code}`, { form: { intent: 'release', confirmed: 'yes' }, headers: { origin: E2E.base } });
+    expect(await forged.text()).toContain(text('nl', 'admin.codes.error.notQuarantined'));
+  });
 });

@@ -16,18 +16,12 @@ import Database from 'better-sqlite3';
 import type { Page, TestInfo } from '@playwright/test';
 import { E2E } from '../../playwright.config.ts';
 import { newAdmin } from './support/data.ts';
-import { expect, test, text } from './support.ts';
+import { expect, test, text, textWithCounts } from './support.ts';
 
 type Locale = 'de' | 'pl' | 'sv' | 'en';
 
-/** A message with one `{count, plural, …}` (no nesting), as the page formats it for `count`. */
-function counted(locale: Locale, id: string, count: number): string {
-  const category = new Intl.PluralRules(locale).select(count);
-  return text(locale, id).replace(/\{count, plural,((?:\s*[=\w]+ \{[^{}]*\})+)\s*\}/, (_, cases: string) => {
-    const options = Object.fromEntries([...cases.matchAll(/([=\w]+) \{([^{}]*)\}/g)].map((m) => [m[1], m[2]]));
-    return (options[`=${count}`] ?? options[category] ?? options.other ?? '').replaceAll('#', String(count));
-  });
-}
+/** A message with one `{count, plural, …}`, as the page formats it for `count`. */
+const counted = (locale: Locale, id: string, count: number): string => textWithCounts(locale, id, { count });
 
 /**
  * Emails the worker gave up on, as it leaves them (10 attempts, the address replaced in the error);

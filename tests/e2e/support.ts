@@ -14,6 +14,19 @@ export function text(locale: Locale, id: string, values: Record<string, string> 
   return message.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? `{${name}}`);
 }
 
+/** A message with `{name, plural, …}` arguments (not nested), as the page formats them for `counts`, and its `{name}` values. */
+export function textWithCounts(locale: Locale, id: string, counts: Record<string, number>, values: Record<string, string> = {}): string {
+  let message = text(locale, id, values);
+  for (const [name, count] of Object.entries(counts)) {
+    const category = new Intl.PluralRules(locale).select(count);
+    message = message.replace(new RegExp(`\\{${name}, plural,((?:\\s*[=\\w]+ \\{[^{}]*\\})+)\\s*\\}`), (_, cases: string) => {
+      const options = Object.fromEntries([...cases.matchAll(/([=\w]+) \{([^{}]*)\}/g)].map((m) => [m[1], m[2]]));
+      return (options[`=${count}`] ?? options[category] ?? options.other ?? '').replaceAll('#', String(count));
+    });
+  }
+  return message;
+}
+
 /** The header that sets the calendar's "now" of the web server under test (TEST_CLOCK, ADR 021). */
 export const TEST_NOW_HEADER = 'x-test-now';
 

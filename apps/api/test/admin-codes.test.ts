@@ -29,6 +29,7 @@ const CHANGE = `mutation change($code: String!, $balance: Float, $expiresAt: Str
   adminChangeCode(code: $code, balance: $balance, expiresAt: $expiresAt, clearExpiry: $clearExpiry) { code userErrors { code field messageId } } }`;
 const REVOKE = 'mutation revoke($code: String!) { adminRevokeCode(code: $code) { code userErrors { code field messageId } } }';
 const ROTATE = 'mutation rotate($code: String!) { adminRotateCode(code: $code) { code newCode userErrors { code field messageId } } }';
+const RELEASE = 'mutation release($code: String!) { adminReleaseCode(code: $code) { code registered dropped userErrors { code field messageId } } }';
 const AUDIT = `query a($action: String, $target: String) { auditLog(action: $action, target: $target) { entries { actorEmail action target details } } }`;
 
 interface CodeListing {
@@ -223,6 +224,41 @@ describe.each(ENGINES)('admin invitations on %s', (engine) => {
     expect((await mutate(CHANGE, token, { code, balance: 1 })).userErrors).toEqual([again]);
     expect((await mutate(ROTATE, token, { code })).userErrors).toEqual([again]);
     expect((await row(code)).balance).toBe(5);
+  });
+
+  it('releases a quarantined code: the held registrations register while it has places, audited in the quarantine’s end; nobody else may, and twice finds nothing', async () => {
+    const { email, token } = await signedIn('operator');
+    const { id, code } = await insertCode(db(), { balance: 2 });
+    const quarantinedAt = new Date(Date.now() - 60_000).toISOString();
+    await db().updateTable('registration_codes').set({ quarantined_at: quarantinedAt }).where('id', '=', id).execute();
+    for (let i = 0; i < 3; i++) expect((await register(code)).outcome).toBe('PENDING_REVIEW');
+    expect((await list(token, { code })).codes[0]).toMatchObject({ state: 'QUARANTINED' });
+    const members = () => db().selectFrom('members').select('id').where('registration_code_id', '=', id).execute();
+    const held = () => db().selectFrom('held_registrations').select('id').where('registration_code_id', '=', id).execute();
+
+    for (const role of ['viewer', 'support', 'privacy'] as const) {
+      expect((await call(RELEASE, (await signedIn(role)).token, { code })).errors?.[0]?.extensions?.code, role).toBe('FORBIDDEN');
+    }
+    expect(await held()).toHaveLength(3);
+
+    const released = await call<{ adminReleaseCode: unknown }>(RELEASE, token, { code: code.toLowerCase() });
+    expect(released.data?.adminReleaseCode).toEqual({ code, registered: 2, dropped: 1, userErrors: [] });
+    expect(await members()).toHaveLength(2);
+    expect(await held()).toEqual([]);
+    expect((await list(token, { code })).codes[0]!.state).not.toBe('QUARANTINED');
+    const owner = await signedIn('owner');
+    const entries = (await call<{ auditLog: { entries: { actorEmail: string; details: string }[] } }>(AUDIT, owner.token, { target: code, action: 'code.released' })).data!.auditLog.entries;
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.actorEmail).toBe(email);
+    expect(JSON.parse(entries[0]!.details)).toEqual({ before: { quarantinedAt, heldRegistrations: 3 }, after: { quarantinedAt: null } });
+
+    const auditBefore = await auditCount();
+    const notQuarantined = { code: 'INVALID_FIELD', field: 'code', messageId: 'admin.codes.error.notQuarantined' };
+    expect(await mutate(RELEASE, token, { code })).toEqual({ code: null, registered: 0, dropped: 0, userErrors: [notQuarantined] });
+    expect((await mutate(RELEASE, token, { code: 'NOSUCHCODE1' })).userErrors).toEqual([{ code: 'REGISTRATION_CODE_INVALID', field: 'code', messageId: 'admin.codes.error.unknown' }]);
+    // Refusals change nothing and record nothing.
+    expect(await members()).toHaveLength(2);
+    expect(await auditCount()).toBe(auditBefore);
   });
 
   it('rotates a code: a new one with the free places, the inviter emailed, the old one refused as replaced', async () => {

@@ -136,6 +136,7 @@ export const AUDIT_ACTIONS = [
   'code.changed',
   'code.revoked',
   'code.rotated',
+  'code.released',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

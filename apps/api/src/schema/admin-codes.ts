@@ -9,7 +9,7 @@ import type { CodeState } from '@velvet/validation/codes';
 import type { UserError } from '@velvet/validation/user-errors';
 import { listCodes, readCode } from '../services/code-console-reads.ts';
 import type { CodeDay, CodeDetail, CodeRow } from '../services/code-console-reads.ts';
-import { changeCode, createCodes, revokeCode, rotateCodeFromConsole } from '../services/manage-codes.ts';
+import { changeCode, createCodes, releaseCodeFromConsole, revokeCode, rotateCodeFromConsole } from '../services/manage-codes.ts';
 import type { CodeOutcome } from '../services/manage-codes.ts';
 import { actorOf, requireAdmin } from './admin.ts';
 import { builder } from './builder.ts';
@@ -106,6 +106,17 @@ CodeChangePayloadRef.implement({
   }),
 });
 
+const ReleasePayloadRef = builder.objectRef<Answer<{ code: string; registered: number; dropped: number }>>('AdminReleaseCodePayload');
+ReleasePayloadRef.implement({
+  description: 'code: the code released (null when userErrors say why not); registered: held registrations now registered; dropped: those the code had no place for.',
+  fields: (t) => ({
+    code: t.string({ nullable: true, resolve: (r) => r.value?.code ?? null }),
+    registered: t.int({ resolve: (r) => r.value?.registered ?? 0 }),
+    dropped: t.int({ resolve: (r) => r.value?.dropped ?? 0 }),
+    userErrors: t.field({ type: [UserErrorRef], resolve: (r) => r.userErrors }),
+  }),
+});
+
 const CreateCodesInput = builder.inputType('AdminCreateCodesInput', {
   fields: (t) => ({
     inviterName: t.string({ required: true, description: "A new inviting member's first name (as `code create --inviter`)." }),
@@ -195,6 +206,21 @@ builder.mutationField('adminRotateCode', (t) =>
     resolve: async (_root, { code }, ctx) => {
       const session = await requireAdmin(ctx, 'codes.manage');
       return answer(await rotateCodeFromConsole(ctx.db, actorOf(ctx, session), code.slice(0, 64), ctx.now));
+    },
+  }),
+);
+
+builder.mutationField('adminReleaseCode', (t) =>
+  t.field({
+    type: ReleasePayloadRef,
+    description:
+      'End a quarantine (as `code release`, ADR 043): the registrations held on the code register while it has places; ' +
+      'a code not quarantined is refused with admin.codes.error.notQuarantined (codes.manage).',
+    args: { code: t.arg.string({ required: true }) },
+    resolve: async (_root, { code }, ctx) => {
+      const session = await requireAdmin(ctx, 'codes.manage');
+      const deps = { db: ctx.db, secret: ctx.env.APP_SECRET, referrerBlocklist: ctx.settings.referrerBlocklist, outboxSignal: ctx.outboxSignal, logger: ctx.logger };
+      return answer(await releaseCodeFromConsole(deps, actorOf(ctx, session), code.slice(0, 64), ctx.now));
     },
   }),
 );

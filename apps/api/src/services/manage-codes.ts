@@ -17,6 +17,8 @@ import { recordAudit } from '../domain/audit-log.ts';
 import type { AuditActor } from '../domain/audit-log.ts';
 import { createRegistrationCodes } from './create-registration-code.ts';
 import type { CreatedRegistrationCode } from './create-registration-code.ts';
+import { releaseCode } from './release-code.ts';
+import type { ReleaseReport } from './release-code.ts';
 import { rotateCode } from './rotate-code.ts';
 
 export type CodeOutcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };
@@ -25,6 +27,7 @@ const done = <T>(value: T): CodeOutcome<T> => ({ ok: true, value });
 
 const UNKNOWN: UserError = { code: 'REGISTRATION_CODE_INVALID', field: 'code', messageId: 'admin.codes.error.unknown' };
 const REVOKED: UserError = { code: 'REGISTRATION_CODE_REVOKED', field: 'code', messageId: 'admin.codes.error.revoked' };
+const NOT_QUARANTINED: UserError = { code: 'INVALID_FIELD', field: 'code', messageId: 'admin.codes.error.notQuarantined' };
 
 /** GraphQL's absent arguments arrive as null; the forms' schemas know only absent (undefined). */
 const present = (input: object) => Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
@@ -191,3 +194,24 @@ export async function rotateCodeFromConsole(
 }
 
 class AlreadyRevoked extends Error {}
+
+/**
+ * The CLI's `code release` from the console: the quarantine ends (audited in the same
+ * transaction, with how many registrations were held), then the held registrations register
+ * while the code has places, each as it would have (ADR 043).
+ */
+export async function releaseCodeFromConsole(
+  deps: Parameters<typeof releaseCode>[0],
+  actor: AuditActor,
+  rawCode: string,
+  now: Date,
+): Promise<CodeOutcome<ReleaseReport>> {
+  const code = normalizeRegistrationCode(rawCode);
+  if (!isRegistrationCodeFormat(code)) return refused(UNKNOWN);
+  const row = await deps.db.selectFrom('registration_codes').select('quarantined_at').where('code', '=', code).executeTakeFirst();
+  if (!row) return refused(UNKNOWN);
+  const released = await releaseCode(deps, code, now, (trx, { quarantinedAt, held }) =>
+    recordAudit(trx, actor, { action: 'code.released', target: code, details: { before: { quarantinedAt, heldRegistrations: held }, after: { quarantinedAt: null } } }, now),
+  );
+  return released.ok ? done(released.value) : refused(NOT_QUARANTINED);
+}

@@ -5,7 +5,9 @@
  * each, while the code has places (a registration past them hears nothing more and is dropped,
  * as one refused at the time would have been).
  */
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import type { Database } from '../db/schema.ts';
 import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import { fail, ok } from '../lib/result.ts';
 import type { Result } from '../lib/result.ts';
@@ -22,16 +24,36 @@ export interface ReleaseReport {
   dropped: number;
 }
 
+/** Written with the end of the quarantine, in its transaction (the console's audit entry). */
+type OnRelease = (trx: Transaction<Database>, released: { code: string; quarantinedAt: string; held: number }) => Promise<void>;
+
 export async function releaseCode(
   deps: { db: Db; secret: string; referrerBlocklist: readonly string[]; outboxSignal?: OutboxSignal; logger?: Logger },
   rawCode: string,
   now: Date = new Date(),
+  onRelease?: OnRelease,
 ): Promise<Result<ReleaseReport>> {
   const code = normalizeRegistrationCode(rawCode);
   const row = await deps.db.selectFrom('registration_codes').select(['id', 'quarantined_at']).where('code', '=', code).executeTakeFirst();
   if (!row) return fail(`no registration code ${code}`);
-  if (!row.quarantined_at) return fail(`${code} is not quarantined`);
-  await deps.db.updateTable('registration_codes').set({ quarantined_at: null, signals_since: now.toISOString() }).where('id', '=', row.id).execute();
+  const quarantinedAt = row.quarantined_at;
+  if (!quarantinedAt) return fail(`${code} is not quarantined`);
+  // Only one release registers the held ones: a second one at the same time finds the quarantine over.
+  const ended = await deps.db.transaction().execute(async (trx) => {
+    const cleared = await trx
+      .updateTable('registration_codes')
+      .set({ quarantined_at: null, signals_since: now.toISOString() })
+      .where('id', '=', row.id)
+      .where('quarantined_at', 'is not', null)
+      .executeTakeFirst();
+    if (Number(cleared.numUpdatedRows) === 0) return false;
+    if (onRelease) {
+      const { held } = await trx.selectFrom('held_registrations').select((eb) => eb.fn.countAll<string | number>().as('held')).where('registration_code_id', '=', row.id).executeTakeFirstOrThrow();
+      await onRelease(trx, { code, quarantinedAt, held: Number(held) });
+    }
+    return true;
+  });
+  if (!ended) return fail(`${code} is not quarantined`);
   const held = await deps.db
     .selectFrom('held_registrations')
     .select(['id', 'submission'])

@@ -47,4 +47,9 @@ export const rotateCode = operation(
   graphql(`mutation adminRotateCode($code: String!) { adminRotateCode(code: $code) { code newCode userErrors { code field messageId } } }`),
 );
 
+export const releaseCode = operation(
+  'adminReleaseCode',
+  graphql(`mutation adminReleaseCode($code: String!) { adminReleaseCode(code: $code) { code registered dropped userErrors { code field messageId } } }`),
+);
+
 export type CodeListing = DataOf<typeof getCodes>['adminCodes']['codes'][number];

@@ -3,7 +3,7 @@ import { CODE_BALANCE_MAX, codeChangeForm } from '@velvet/validation/codes';
 import { useIntl } from 'react-intl';
 import { Form, Link, data } from 'react-router';
 import type { Route } from './+types/admin-code';
-import { changeCode, getCode, revokeCode, rotateCode } from '../lib/code-operations.ts';
+import { changeCode, getCode, releaseCode, revokeCode, rotateCode } from '../lib/code-operations.ts';
 import { requireAdmin } from '../lib/admin.server.ts';
 import { callApi } from '../lib/api.server.ts';
 import { parseWithZod } from '../lib/submission.server.ts';
@@ -58,9 +58,15 @@ export async function action(args: Route.ActionArgs) {
     }
     return userErrors.length ? refusal(userErrors) : { kind: 'changed' as const, result: submission.reply({ resetForm: true }) };
   }
-  if (intent === 'revoke' || intent === 'rotate') {
-    // Destructive: the first post asks, the second (confirmed) does it.
+  if (intent === 'revoke' || intent === 'rotate' || intent === 'release') {
+    // Destructive (or, for a release, registering people at once): the first post asks, the second (confirmed) does it.
     if (formData.get('confirmed') !== 'yes') return { kind: 'confirm' as const, intent };
+    if (intent === 'release') {
+      const released = await callApi(releaseCode, { code }, call);
+      if (!released.ok) return { kind: 'notice' as const, notice: apiFailureMessage(released.error) };
+      const { registered, dropped, userErrors } = released.data.adminReleaseCode;
+      return userErrors.length ? refusal(userErrors) : { kind: 'released' as const, registered, dropped };
+    }
     if (intent === 'revoke') {
       const revoked = await callApi(revokeCode, { code }, call);
       if (!revoked.ok) return { kind: 'notice' as const, notice: apiFailureMessage(revoked.error) };
@@ -112,6 +118,11 @@ export default function AdminCode({ loaderData, actionData, params }: Route.Comp
       {!code.inviterActive && <p className="mt-2 text-paper/80">{t('admin.codes.inviterInactive')}</p>}
       {notice && <p role="alert" className="mt-8 border-l-2 border-paper pl-4">{t(notice.id, notice.values)}</p>}
       {actionData?.kind === 'revoked' && <p role="status" className="mt-8 border-l-2 border-paper pl-4">{t('admin.codes.revoke.done', { code: code.code })}</p>}
+      {actionData?.kind === 'released' && (
+        <p role="status" className="mt-8 border-l-2 border-paper pl-4">
+          {t('admin.codes.release.done', { code: code.code, registered: actionData.registered, dropped: actionData.dropped })}
+        </p>
+      )}
       {actionData?.kind === 'rotated' && (
         <p role="status" className="mt-8 border-l-2 border-paper pl-4">
           {t('admin.codes.rotate.done', { code: code.code, newCode: actionData.newCode })}{' '}
@@ -208,7 +219,7 @@ export default function AdminCode({ loaderData, actionData, params }: Route.Comp
       </section>
 
       {canManage && live ? (
-        <CodeActions actionData={actionData} code={code.code} expiresAt={code.expiresAt} balance={code.balance} key={params.code} />
+        <CodeActions actionData={actionData} code={code.code} expiresAt={code.expiresAt} balance={code.balance} quarantined={code.state === 'QUARANTINED'} key={params.code} />
       ) : (
         !canManage && <p className="mt-10 text-paper/80">{t('admin.codes.readOnly')}</p>
       )}
@@ -218,11 +229,24 @@ export default function AdminCode({ loaderData, actionData, params }: Route.Comp
 
 type ActionData = Route.ComponentProps['actionData'];
 
-function CodeActions({ actionData, code, balance, expiresAt }: { actionData: ActionData; code: string; balance: number; expiresAt: string | null }) {
+function CodeActions({
+  actionData,
+  code,
+  balance,
+  expiresAt,
+  quarantined,
+}: {
+  actionData: ActionData;
+  code: string;
+  balance: number;
+  expiresAt: string | null;
+  quarantined: boolean;
+}) {
   const t = useT();
   const busyChange = useSubmitting('change');
-  const busyRevoke = useSubmitting('revoke');
-  const busyRotate = useSubmitting('rotate');
+  const busyIntent = { release: useSubmitting('release'), revoke: useSubmitting('revoke'), rotate: useSubmitting('rotate') };
+  // A quarantined code (ADR 043) may be released: its held registrations then register.
+  const intents = quarantined ? (['release', 'revoke', 'rotate'] as const) : (['revoke', 'rotate'] as const);
   const lastResult = actionData?.kind === 'change' || actionData?.kind === 'changed' ? actionData.result : undefined;
   const [form, fields] = useForm<Record<string, string>>({ id: 'change-code', lastResult });
   const confirm = actionData?.kind === 'confirm' ? actionData.intent : null;
@@ -252,8 +276,8 @@ function CodeActions({ actionData, code, balance, expiresAt }: { actionData: Act
       </section>
 
       <div className="mt-10 grid gap-10 lg:grid-cols-2">
-        {(['revoke', 'rotate'] as const).map((intent) => {
-          const busy = intent === 'revoke' ? busyRevoke : busyRotate;
+        {intents.map((intent) => {
+          const busy = busyIntent[intent];
           return (
             <section key={intent} aria-labelledby={`${intent}-title`} className="bg-paper p-8 text-ink">
               <h2 id={`${intent}-title`} className="font-display text-2xl">{t(`admin.codes.${intent}.title`)}</h2>
