@@ -17,7 +17,7 @@ import { recordAudit } from '../domain/audit-log.ts';
 import type { AuditActor } from '../domain/audit-log.ts';
 import { privacySubject } from '../domain/privacy-subject.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
-import { RESENDS_PER_HOUR } from './registration/resend-activation.ts';
+import { RESENDS_PER_HOUR, memberToRemind } from './registration/resend-activation.ts';
 
 export interface SupportDeps {
   db: Db;
@@ -40,23 +40,9 @@ export async function resendActivationBySupport(deps: SupportDeps, actor: AuditA
   const { now } = deps;
   const outcome = await deps.db.transaction().execute(async (trx): Promise<SupportOutcome> => {
     if (!(await lockRow(trx, 'members', memberId))) return NOT_FOUND();
-    const member = await trx
-      .selectFrom('members as m')
-      .leftJoin('registration_codes as rc', 'rc.id', 'm.registration_code_id')
-      .leftJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-      .select(['m.email', 'm.first_name', 'm.status', 'm.language', 'm.place_held_until', 'inviter.first_name as inviter_name'])
-      .where('m.id', '=', memberId)
-      .executeTakeFirstOrThrow();
+    const { member, recentResends } = await memberToRemind(trx, memberId, now);
     if (member.status !== 'pending') return NOT_PENDING();
-    const hourAgo = new Date(now.getTime() - 60 * 60 * 1000).toISOString();
-    const recent = await trx
-      .selectFrom('activations')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('member_id', '=', memberId)
-      .where('reason', '=', 'resend')
-      .where('created_at', '>', hourAgo)
-      .executeTakeFirstOrThrow();
-    if (Number(recent.n) >= RESENDS_PER_HOUR) return refused('RESEND_LIMIT_REACHED', 'admin.members.resendLimit');
+    if (recentResends >= RESENDS_PER_HOUR) return refused('RESEND_LIMIT_REACHED', 'admin.members.resendLimit');
     const issued = await issueActivation(
       trx,
       {
