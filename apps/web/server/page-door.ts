@@ -62,14 +62,12 @@ export function pageCacheDoor({ cache, keyOf, inputs, formStartedAt, trustProxy,
     // A query string (an invitation, a token…) is never cached: those pass without a look.
     if (req.method !== 'GET' || cache.size === 0 || !target.startsWith('/') || target.includes('?')) return false;
     const started = process.hrtime.bigint();
-    const host = visitorHost((name) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    }, trustProxy);
+    const requestHeaders = headerReader(req.headers);
+    const host = visitorHost((name) => requestHeaders.get(name) ?? undefined, trustProxy);
     // The scheme does not reach the key; the host does (its country), as the page handler's request has it.
     const url = `http://${host}${target}`;
     const calendarNow = new Date();
-    const found = keyOf({ method: 'GET', url, headers: headerReader(req.headers) }, { ...inputs(), calendarNow });
+    const found = keyOf({ method: 'GET', url, headers: requestHeaders }, { ...inputs(), calendarNow });
     if (!found) return false;
     const nonce = newNonce();
     const gzip = acceptsGzip(req.headers['accept-encoding']);
