@@ -4,6 +4,7 @@
  * again while the other keeps serving.
  */
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../packages/i18n/catalogs/en.json' with { type: 'json' };
@@ -11,6 +12,18 @@ import { ROOT, childrenOf, dataDir, eventually, freePort, missingBuild, run, sta
 
 const GENERIC = en['error.generic'];
 const INVITED = en['landing.headline.default'].replace('{inviterName}', 'Sophie');
+
+/** A GET with headers `fetch` will not send as written (Host): node:http, the Host header ours alone. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { headers, setHost: !('host' in headers) }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject).end();
+  });
+}
 
 /** What a page shows: its markup without scripts (the client catalog holds every message). */
 async function shown(url: string): Promise<{ status: number; text: string }> {
@@ -78,6 +91,37 @@ describe('npm start', () => {
     expect(page.text).toContain(INVITED);
     expect(page.text).not.toContain(GENERIC);
     expect(await status(`${api}/dev/mailbox`)).toBe(200);
+  });
+
+  it('answers an unusable Host or Origin with a 400 page, also for a page the cache holds, and keeps serving (issue 18 §1)', async () => {
+    const webPid = pidOf('apps/web/dist/server.js');
+    const apiPid = pidOf('apps/api/dist/main.js');
+    // Twice: the second answer of `/` comes from the page cache, which the first request stores.
+    for (const _ of [1, 2]) expect(await status(`${web}/`)).toBe(200);
+    const heads: Record<string, string>[] = [
+      { host: 'a<b' },
+      { host: '^' },
+      { host: '%' },
+      { host: '[' },
+      { host: 'a b' },
+      { host: 'a/b' },
+      { host: 'shop@evil' },
+      { host: 'x:99999' },
+      { origin: 'not a url' },
+    ];
+    for (const head of heads) {
+      for (const [base, path] of [[web, '/'], [web, '/de?rc=WELCOME2026'], [api, '/graphql']] as const) {
+        const answer = await rawGet(`${base}${path}`, head);
+        expect({ head, path, status: answer.status }).toEqual({ head, path, status: 400 });
+        expect(answer.body).not.toMatch(/\bat \S+ \(|node_modules|\/work\//);
+      }
+    }
+    expect(await rawGet(`${web}/de`, { host: 'a<b' })).toMatchObject({ status: 400, body: expect.stringContaining('lang="de"') as unknown });
+    // The same programs still serve: nothing exited.
+    expect(await status(`${web}/`)).toBe(200);
+    expect(await status(`${api}/health`)).toBe(200);
+    expect([pidOf('apps/web/dist/server.js'), pidOf('apps/api/dist/main.js')]).toEqual([webPid, apiPid]);
+    expect(product.output()).not.toMatch(/stopped|Invalid URL/);
   });
 
   it('starts a crashed API again while the web server keeps serving, with the generic message meanwhile', async () => {

@@ -12,6 +12,7 @@ import { createRequestLog } from './dev-request-log.ts';
 import { createFeatureHub } from './features/feature-hub.ts';
 import type { FeatureHub } from './features/feature-hub.ts';
 import { createFeaturesEndpoint } from './features/features-endpoint.ts';
+import { refuseUnusableSiteHeaders } from './http/site-headers.ts';
 import { attachWebSockets } from './http/websockets.ts';
 import { createYogaApp } from './http/yoga.ts';
 import type { ApiYoga } from './http/yoga.ts';
@@ -60,7 +61,7 @@ export async function createApiServer(options: CreateApiServerOptions): Promise<
   const featuresEndpoint = createFeaturesEndpoint({ hub: features, clientKey: env.FEATURES_CLIENT_KEY, logger });
   const requestLog = settings.localAids ? createRequestLog() : undefined;
   const yoga = await createYogaApp({ env, db, logger, limiters, events, outboxSignal: options.outboxSignal, settings, features: featuresEndpoint, requestLog });
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, yoga);
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, refuseUnusableSiteHeaders(yoga));
   const sockets = attachWebSockets(server, yoga, env, logger, settings.maxBodyBytes, requestLog);
 
   return {

@@ -17,6 +17,7 @@ import { startChildServer } from './support/child-server.ts';
 import type { ChildServer } from './support/child-server.ts';
 import { TEST_SECRET } from './support/env.ts';
 import {
+  clientHeaders,
   country,
   describeInput,
   fuzzRuns,
@@ -349,30 +350,38 @@ const rawRequest = fc.record({
   body: jsonBody.map((text) => Buffer.from(text)),
   invalidUtf8: fc.boolean(),
   framing: fc.constantFrom('length', 'length', 'chunked', 'bad-chunked', 'truncated', 'none'),
+  // Every header a client writes, Host and Origin included (issue 18 §1), on a request or a websocket upgrade.
+  headers: fc.option(clientHeaders, { nil: undefined, freq: 2 }),
+  upgrade: fc.boolean(),
 });
 
 type RawRequest = typeof rawRequest extends fc.Arbitrary<infer T> ? T : never;
 
 function rawBytes(request: RawRequest, port: number): Buffer {
   const body = request.invalidUtf8 ? Buffer.concat([request.body, Buffer.from([0xc3, 0x28, 0xff, 0xfe])]) : request.body;
-  const head = [`${request.method} ${request.target} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close'];
-  if (request.contentType) head.push(`Content-Type: ${request.contentType}`);
+  const { host = `127.0.0.1:${port}`, 'content-type': contentType = request.contentType, ...others } = request.headers ?? {};
+  const head = [`${request.method} ${request.target} HTTP/1.1`, `Host: ${host}`];
+  head.push(...(request.upgrade ? ['Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Protocol: graphql-transport-ws'] : ['Connection: close']));
+  if (contentType) head.push(`Content-Type: ${contentType}`);
   if (request.csrf) head.push('X-GraphQL-Yoga-CSRF: 1');
+  for (const [name, value] of Object.entries(others)) head.push(`${name}: ${value}`);
+  /** The head as bytes: generated header values may hold bytes 0x80–0xff, sent as they are. */
+  const headWith = (...extra: string[]) => Buffer.from(`${[...head, ...extra].join('\r\n')}\r\n\r\n`, 'latin1');
   switch (request.framing) {
     case 'length':
-      return Buffer.concat([Buffer.from(`${[...head, `Content-Length: ${body.length}`].join('\r\n')}\r\n\r\n`), body]);
+      return Buffer.concat([headWith(`Content-Length: ${body.length}`), body]);
     case 'truncated':
-      return Buffer.concat([Buffer.from(`${[...head, `Content-Length: ${body.length + 100}`].join('\r\n')}\r\n\r\n`), body]);
+      return Buffer.concat([headWith(`Content-Length: ${body.length + 100}`), body]);
     case 'chunked':
       return Buffer.concat([
-        Buffer.from(`${[...head, 'Transfer-Encoding: chunked'].join('\r\n')}\r\n\r\n`),
+        headWith('Transfer-Encoding: chunked'),
         body.length ? Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n')]) : Buffer.alloc(0),
         Buffer.from('0\r\n\r\n'),
       ]);
     case 'bad-chunked':
-      return Buffer.concat([Buffer.from(`${[...head, 'Transfer-Encoding: chunked'].join('\r\n')}\r\n\r\n`), Buffer.from('zz\r\n'), body]);
+      return Buffer.concat([headWith('Transfer-Encoding: chunked'), Buffer.from('zz\r\n'), body]);
     case 'none':
-      return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]);
+      return Buffer.concat([headWith(), body]);
   }
 }
 
@@ -385,7 +394,11 @@ function sendRaw(port: number, bytes: Buffer): Promise<number | null> {
       socket.destroy();
       reject(new Error('no answer within 10 s'));
     }, 10_000);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      // A websocket that was let in stays open: its 101 is the answer.
+      if (/^HTTP\/1\.1 101/.test(Buffer.concat(chunks).toString('latin1'))) socket.destroy();
+    });
     socket.on('error', () => undefined);
     socket.on('close', () => {
       clearTimeout(timer);

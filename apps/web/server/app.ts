@@ -16,7 +16,7 @@ import { isLocale } from '@velvet/i18n/locales';
 import { catalogJson, clientCatalogVersion } from '../app/lib/messages.server.ts';
 import { sameSitePath } from '../app/lib/same-site-path.ts';
 import { cmpStatic, entranceRouter } from './entrance.ts';
-import { lastResortErrorPage, malformedPaths } from './error-pages.ts';
+import { lastResortErrorPage, malformedPaths, refuseUnusableSiteHeaders } from './error-pages.ts';
 import { ERROR_REPORTS_PATH, MAX_PAYLOAD_BYTES, createWebErrorReporting, errorReportTunnel } from './error-reports.ts';
 import type { WebErrorReporting } from './error-reports.ts';
 import { createFeatureRelay } from './features.ts';
@@ -85,6 +85,8 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     });
     next();
   });
+  /** Before anything builds an address from them: Host, X-Forwarded-Host, Origin (issue 18 §1). */
+  app.use(refuseUnusableSiteHeaders(env.TRUST_PROXY > 0));
   /** The calendar's "now" of each request (ADR 021). */
   app.use(calendarClock(env.TEST_CLOCK));
   /** Spec §7.6: GrowthBook's features endpoint and stream under our own host (before compression, which would hold the stream back). */

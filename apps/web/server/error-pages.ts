@@ -4,6 +4,7 @@
  * never Express's English page with a stack trace and server paths.
  */
 import { catalogs } from '@velvet/i18n/catalogs';
+import { unusableSiteHeader } from '@velvet/validation/request-head';
 import type express from 'express';
 import { localizedPath, resolveLocale } from '../app/lib/i18n.ts';
 import { sameSitePath } from '../app/lib/same-site-path.ts';
@@ -73,6 +74,18 @@ export const refusedBody = {
   /** 400: a form body that does not parse. */
   malformed: (req: express.Request, res: express.Response) => sendPlainPage(req, res, 400, 'error.malformedForm.title', 'error.malformedForm.message'),
 };
+
+/**
+ * A request whose Host, trusted X-Forwarded-Host or Origin cannot name a site (`a<b`, `a/b`…)
+ * gets the 400 page before any handler builds an address from it (issue 18 §1): no 500, no
+ * stack, no error report — a client's mistake, not ours.
+ */
+export function refuseUnusableSiteHeaders(trustProxy: boolean): express.RequestHandler {
+  return (req, res, next) => {
+    if (unusableSiteHeader((name) => req.get(name), trustProxy)) sendPlainPage(req, res, 400, 'error.malformedForm.title', 'error.malformedForm.message');
+    else next();
+  };
+}
 
 /** The last resort after the pages: the generic message (spec §8) in the visitor's language. */
 export const lastResortErrorPage: express.ErrorRequestHandler = (error, req, res, next) => {

@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { unusableSiteHeader } from '@velvet/validation/request-head';
 import type { Logger } from 'pino';
 import type { CacheableRequest, KeyInputs, PageCacheKey } from '../app/lib/page-cache.server.ts';
 import type { PageCache } from './page-cache.ts';
@@ -63,6 +64,8 @@ export function pageCacheDoor({ cache, keyOf, inputs, formStartedAt, trustProxy,
     if (req.method !== 'GET' || cache.size === 0 || !target.startsWith('/') || target.includes('?')) return false;
     const started = process.hrtime.bigint();
     const requestHeaders = headerReader(req.headers);
+    // An unusable Host goes on to Express, whose first middleware answers it with the 400 page.
+    if (unusableSiteHeader((name) => requestHeaders.get(name) ?? undefined, trustProxy)) return false;
     const host = visitorHost((name) => requestHeaders.get(name) ?? undefined, trustProxy);
     // The scheme does not reach the key; the host does (its country), as the page handler's request has it.
     const url = `http://${host}${target}`;

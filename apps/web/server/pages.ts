@@ -42,17 +42,12 @@ function requestHeaders(req: express.Request): Headers {
 
 /**
  * The host a page's address has (the hostname can decide the visitor's country): the Host
- * header, or the first X-Forwarded-Host from a trusted proxy, as Express reads req.hostname;
- * anything after a character that may not be in a hostname is dropped.
+ * header, or the first X-Forwarded-Host from a trusted proxy, as Express reads req.hostname.
+ * Both were checked by the first middleware (`refuseUnusableSiteHeaders`): a URL can be built from them.
  */
 export function visitorHost(header: (name: string) => string | undefined, trustProxy: boolean): string {
   const forwarded = trustProxy ? header('x-forwarded-host') : undefined;
-  const value = (forwarded ? forwarded.split(',')[0]!.trim() : header('host')) ?? '';
-  const offset = value.startsWith('[') ? value.indexOf(']') + 1 : 0;
-  const colon = value.indexOf(':', offset);
-  const hostname = (colon === -1 ? value : value.slice(0, colon)).split(/[\\/?#@]/)[0] || 'localhost';
-  const port = /:(\d+)$/.exec(value)?.[1];
-  return `${hostname}${port ? `:${port}` : ''}`;
+  return (forwarded ? forwarded.split(',')[0]!.trim() : header('host')) || 'localhost';
 }
 
 /** The Fetch API request React Router reads: the address as the visitor asked for it, the buffered body. */

@@ -5,6 +5,8 @@
 import { randomFillSync } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import { refusedBody } from './error-pages.ts';
+import { visitorHost } from './pages.ts';
 
 export interface SecurityOptions {
   publicUrl: string;
@@ -84,11 +86,20 @@ export function csrfGuard(allowedOrigins: string[]) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
     const site = req.get('sec-fetch-site');
-    if (site === 'same-origin') return next();
     const origin = req.get('origin') ?? originOf(req.get('referer'));
-    const own = `${req.protocol}://${req.get('host') ?? ''}`;
-    if (!site && origin && (allowed.has(origin) || origin === own)) return next();
-    res.status(403).type('text/plain').send('Cross-site request refused');
+    const own = `${req.protocol}://${visitorHost((name) => req.get(name), req.app.enabled('trust proxy'))}`;
+    if (site !== 'same-origin' && !(!site && origin && (allowed.has(origin) || origin === own))) {
+      res.status(403).type('text/plain').send('Cross-site request refused');
+      return;
+    }
+    // React Router refuses an action whose Origin is not its address's own origin, and reports that
+    // as a server error with a stack: it is the client's mistake, answered here with the 400 page (issue 18 §7).
+    const declared = req.get('origin');
+    if (declared !== undefined && originOf(declared) !== originOf(own)) {
+      refusedBody.malformed(req, res);
+      return;
+    }
+    next();
   };
 }
 

@@ -24,8 +24,10 @@ import {
   hostileEmail,
   hostileText,
   inParallel,
+  clientHeaders,
   language,
   samples,
+  sendWithHeaders,
 } from '../../api/test/support/hostile-input.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -90,6 +92,16 @@ const post = fc.record({
   admin: fc.boolean(),
   language: fc.option(language, { nil: undefined }),
 });
+/** A request whose every client header, Host and Origin included, is generated (issue 18 §1). */
+const headed = fc.record({
+  method: fc.constantFrom('GET', 'GET', 'POST', 'HEAD'),
+  path: fc.constantFrom(
+    ...PREFIXES.map((prefix) => prefix || '/'),
+    '/?rc=T-X', '/de/vip?rc=T-X', '/membership-interest/apply', '/registration/deny', '/admin/login', '/de/admin/members', '/about-us.data',
+    '/entrance/funnel', '/entrance/cmp/consent', '/messages/de.json', '/acquisition-defaults.json', '/favicon.svg', '/healthz', '/error-reports',
+  ),
+  headers: clientHeaders,
+});
 type Post = typeof post extends fc.Arbitrary<infer T> ? T : never;
 
 async function resolve(value: Value): Promise<string> {
@@ -148,6 +160,8 @@ async function startServers(engine: 'sqlite' | 'postgres') {
       PUBLIC_URL: 'http://localhost:3000',
       LOG_LEVEL: 'error',
       CMP_ENABLED: 'false',
+      // One proxy hop trusted: X-Forwarded-Host names the site, and is fuzzed like Host.
+      TRUST_PROXY: '1',
     },
   });
   return { api, web };
@@ -204,6 +218,27 @@ describe.each(['sqlite', 'postgres'] as const)('fuzzing the web forms with the A
     }
     expect(Object.entries(statuses).filter(([, status]) => status >= 500)).toEqual([]);
   });
+
+  it(`answers ${8 * RUNS} requests with generated client headers, Host and Origin among them, without a 5xx, an error or a crash`, async () => {
+    const own = `http://127.0.0.1:${web.port}`;
+    const failures: { problem: string; input: string }[] = [];
+    const inputs = samples(headed, 8 * RUNS, SEED + 500);
+    await inParallel(inputs, 3, async (input) => {
+      const body = input.method === 'POST' ? 'email=a%40example.test&intent=waitlist' : undefined;
+      const headers = body && !('content-type' in input.headers) ? { ...input.headers, 'content-type': 'application/x-www-form-urlencoded' } : input.headers;
+      try {
+        const response = await sendWithHeaders(`${own}${input.path}`, { method: input.method, headers, ...(body ? { body } : {}) });
+        if (response.status >= 500) failures.push({ problem: `HTTP ${response.status}`, input: describeInput(input, 600) });
+      } catch (error) {
+        failures.push({ problem: `request failed: ${(error as Error).message}`, input: describeInput(input, 600) });
+      }
+    });
+    const report = `seed ${SEED} (reproduce: FUZZ_SEED=${SEED} npx vitest run apps/web/test/fuzz.test.ts)`;
+    expect(failures.slice(0, 8), `${failures.length} failures, ${report}`).toEqual([]);
+    expect(web.exited(), `the web server exited; ${report}\n${web.stderr()}`).toBeNull();
+    expect(web.stderr().match(/.*(unhandled|uncaught|fatal|invalid url).*/gi) ?? [], report).toEqual([]);
+    expect([...web.errorLogs(), ...api.errorLogs()].map((line) => line.msg), report).toEqual([]);
+  }, 120_000);
 
   it(`answers ${RUNS} generated posts per route without a 5xx, an error or a crash`, async () => {
     const started = performance.now();

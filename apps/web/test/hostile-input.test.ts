@@ -219,3 +219,55 @@ describe('the web-view cookie', () => {
     expect(await cookieOf(web.url)).not.toMatch(/;\s*Secure/i);
   });
 });
+
+describe('a request that names the site unusably (issue 18 §1, §7)', () => {
+  let guarded: TestWebServer;
+  const reported: unknown[] = [];
+  beforeAll(async () => {
+    guarded = await startWebServer(
+      { TRUST_PROXY: '1' },
+      { errorReporting: { reporter: null, send: null, report: (error) => reported.push(error), apiFailure: (failure) => reported.push(failure) } },
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await guarded?.close();
+  });
+
+  /** A request with exactly these headers (fetch would write Host itself). */
+  function send(path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(`${guarded.url}${path}`, { method, headers, setHost: !('host' in headers) }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject).end(body);
+    });
+  }
+
+  it('answers an unusable Host, X-Forwarded-Host or Origin with the 400 page in the visitor’s language, reporting nothing', async () => {
+    const heads = [{ host: 'a<b' }, { host: 'a b' }, { host: '^' }, { host: 'a/b' }, { 'x-forwarded-host': 'a<b' }, { 'x-forwarded-host': 'ok.example, a|b' }, { origin: 'no url' }];
+    for (const head of heads) {
+      const answer = await send('/de/membership-interest/apply', head);
+      expect({ head, status: answer.status }).toEqual({ head, status: 400 });
+      expect(answer.body).toContain(catalogs.de['error.malformedForm.title']);
+      expect(answer.body).not.toMatch(/\bat \S+ \(|node_modules/);
+    }
+    expect((await send('/de/membership-interest/apply', { 'x-forwarded-host': 'club.example:8443' })).status).toBe(200);
+    expect(reported).toEqual([]);
+  });
+
+  it('refuses quietly, with a 400, a form whose Origin is not the address it was sent to', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'pl' };
+    // The configured public address, but sent to another host: React Router would refuse it and report an error with a stack.
+    for (const origin of ['http://localhost:3000', 'null']) {
+      const answer = await send('/membership-interest/apply', { ...form, origin, 'sec-fetch-site': 'same-origin' }, 'POST', 'email=a%40example.test');
+      expect({ origin, status: answer.status }).toEqual({ origin, status: 400 });
+      expect(answer.body).toContain(catalogs.pl['error.malformedForm.title']);
+    }
+    expect(reported).toEqual([]);
+    // The address's own origin is let through to the page's action (a form error, not a refusal).
+    const own = await send('/membership-interest/apply', { ...form, origin: guarded.url }, 'POST', 'email=not-an-address');
+    expect(own.status).toBe(200);
+  });
+});

@@ -9,6 +9,7 @@ import type { RequestLog } from '../dev-request-log.ts';
 import type { Logger } from '../logger.ts';
 import { bearerToken } from '../auth/admin-sessions.ts';
 import { maskUnavailable } from './errors.ts';
+import { refusedUpgrade } from './site-headers.ts';
 import { CORRELATION_HEADER, SESSION_HEADER, SOURCE_PAGE_HEADER, headerId, sourcePageFrom } from './request-meta.ts';
 import type { ApiYoga } from './yoga.ts';
 
@@ -37,7 +38,8 @@ const CONNECTION_INIT_HEADERS = new Set(['authorization', CORRELATION_HEADER, SE
 export function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, logger: Logger, maxPayload: number, requestLog?: RequestLog) {
   const wss = new WebSocketServer({ noServer: true, maxPayload });
   server.on('upgrade', (req: IncomingMessage, socket, head) => {
-    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    if (refusedUpgrade(req, socket)) return;
+    const pathname = (req.url ?? '/').split('?')[0];
     const origin = req.headers.origin;
     const status =
       pathname !== GRAPHQL_PATH ? '404 Not Found' : origin && !env.corsOrigins.includes(origin) ? '403 Forbidden' : null;
@@ -45,7 +47,16 @@ export function attachWebSockets(server: Server, yoga: ApiYoga, env: Env, logger
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      wss.emit('connection', ws, req);
+      // A frame that breaks the protocol is the client's (ws closes the socket with 1002 itself);
+      // graphql-ws would print it to stderr with a stack as an "internal error". One log line instead.
+      ws.removeAllListeners('error');
+      ws.on('error', (error: Error & { code?: string }) => {
+        logger.warn({ code: error.code ?? 'unknown' }, 'websocket closed: the client broke the protocol');
+        if (ws.readyState === ws.OPEN) ws.close(1011);
+      });
+    });
   });
 
   // Whatever goes wrong in one operation is that operation's error message, never a closed

@@ -3,6 +3,7 @@
  * values of the wrong type, and helpers to take a fixed number of samples from a seed.
  * Shared by apps/api/test/fuzz.test.ts and apps/web/test/fuzz.test.ts.
  */
+import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 
 /** Characters that break naive code: controls, NUL, bidi and zero-width marks, lone surrogates, emoji, SQL/HTML metacharacters. */
@@ -103,4 +104,46 @@ export async function inParallel<T>(items: readonly T[], concurrency: number, ta
 export function describeInput(value: unknown, max = 400): string {
   const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' && item.length > 80 ? `${item.slice(0, 40)}…(${item.length} chars)` : item));
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * A header value a client can put on the wire (Node's HTTP parser takes tab, visible ASCII,
+ * space and bytes 0x80–0xff): well-formed hosts and origins beside ones no URL can be built
+ * from (issue 18 §1: `Host: a<b` once ended the web server).
+ */
+export const headerValue: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    'a<b', '^', '%', '[', ']', '|', ' ', 'a b', 'a/b', 'a\\b', 'a@b', 'a?b', 'a#b', 'x:99999', 'x:', ':80', '[::1]', '[::1]:3000', '[::1',
+    'localhost', 'localhost:3000', 'LOCALHOST', '127.0.0.1', 'example.test.', 'xn--bcher-kva.example', 'null', 'http://evil.example',
+    'https://localhost:3000', 'http://a<b', 'http://[::1', 'file:///etc/passwd', '*', 'de-DE,de;q=0.9', 'bot', 'Googlebot/2.1', 'Bearer x', '', 'é',
+  ),
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 40 }),
+  fc.string({ unit: fc.oneof(fc.constant('\t'), fc.integer({ min: 0x20, max: 0xff }).filter((code) => code !== 0x7f).map((code) => String.fromCharCode(code))), maxLength: 40 }),
+);
+
+/** Every request header a client writes that our servers read, the site-naming ones first. */
+export const CLIENT_HEADERS = [
+  'host', 'x-forwarded-host', 'origin', 'referer', 'x-forwarded-for', 'x-forwarded-proto', 'cookie', 'accept-language', 'user-agent', 'accept',
+  'accept-encoding', 'content-type', 'sec-fetch-site', 'x-correlation-id', 'x-session-id', 'x-source-page', 'x-test-now', 'authorization',
+  'x-graphql-yoga-csrf', 'if-none-match', 'range', 'cf-ipcountry', 'x-requested-with',
+] as const;
+
+/** Some of CLIENT_HEADERS, each with a generated value; Host and Origin in most (a header left out is not sent; `host` left out is the real one). */
+export const clientHeaders: fc.Arbitrary<Record<string, string>> = fc
+  .tuple(
+    fc.record({ host: headerValue, origin: headerValue }, { requiredKeys: [] }),
+    fc.uniqueArray(fc.tuple(fc.constantFrom(...CLIENT_HEADERS), headerValue), { maxLength: 5, selector: ([name]) => name }),
+  )
+  .map(([site, others]) => ({ ...Object.fromEntries(others), ...site }));
+
+/** A request with headers exactly as given (Host included, which `fetch` will not send as written), through node:http. */
+export function sendWithHeaders(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: init.method, headers: init.headers, setHost: !('host' in init.headers) }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject).end(init.body);
+  });
 }
