@@ -46,7 +46,9 @@ test('an uncaught error in the page is reported through our host, without person
   let found: Received | undefined;
   await expect.poll(async () => (found = (await reports(since)).find((r) => r.body.includes(marker)))).toBeDefined();
   const body = found!.body;
-  for (const value of [...Object.values(PERSONAL), email, email.split('@')[0]!, '4111 1111 1111 1111', '737']) expect(body, value).not.toContain(value);
+  for (const value of [PERSONAL.firstName, PERSONAL.lastName, PERSONAL.bday, email, email.split('@')[0]!, '4111 1111 1111 1111']) expect(body, value).not.toContain(value);
+  // Short values can occur by chance in a random id, a clock reading or a stack's line number: they are looked for beside their field's name.
+  for (const pattern of [/cvc\W{1,8}737/i, new RegExp(`postalCode\\W{1,8}${PERSONAL.postalCode}`, 'i')]) expect(body, String(pattern)).not.toMatch(pattern);
   const report = JSON.parse(body) as { platform: string; logger: string; transaction: string; tags: Record<string, string>; exception: { values: { value: string }[] } };
   expect(report).toMatchObject({ platform: 'javascript', logger: 'browser', tags: { source: 'browser', handler: 'onerror' } });
   expect(report.transaction).toContain('firstName=[Filtered]');

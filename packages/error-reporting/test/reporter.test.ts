@@ -8,10 +8,15 @@ import { byteLength, createReporter, fitReport, parseStack } from '../src/report
 import type { ErrorReport } from '../src/reporter.ts';
 import { isSensitiveKey, scrub, scrubString } from '../src/scrub.ts';
 
-const PERSONAL = ['Jane', 'Doe', 'jane.doe@example.com', 'jane.doe%40example.com', '80331', '1990-04-01', 'hunter2', '4111111111111111', '4111 1111 1111 1111', '737', '12/29'];
+const PERSONAL = ['Jane', 'Doe', 'jane.doe@example.com', 'jane.doe%40example.com', '1990-04-01', 'hunter2', '4111111111111111', '4111 1111 1111 1111'];
+/**
+ * Short values can occur by chance in a random id, a clock reading or a stack's line number
+ * ('737' in a millisecond reading failed CI once): they are looked for beside their field's name.
+ */
+const PERSONAL_FIELDS = [/cvc\W{1,8}737/i, /postal\w*\W{1,8}80331/i, /expiry\W{1,8}12(\/|%2F)29/i];
 
 function leaks(text: string): string[] {
-  return PERSONAL.filter((value) => text.includes(value));
+  return [...PERSONAL.filter((value) => text.includes(value)), ...PERSONAL_FIELDS.filter((pattern) => pattern.test(text)).map(String)];
 }
 
 describe('scrubbing', () => {
