@@ -182,14 +182,14 @@ describe.each(RATE_LIMIT_STORES)('limits per client network and per code (%s)', 
   const { database, keyPrefix } = rateLimitFixture(store);
   const tight = { points: 2, duration: 60, burstPoints: 0, burstDuration: 60 };
 
-  const apiWith = async (rules: RateLimiterOptions['rules']) => {
-    const limiters = createRateLimiters(testEnv(envOverrides), { keyPrefix: `${keyPrefix}-${randomUUID()}`, rules: { ...GENEROUS_LIMITS, ...rules } });
+  const apiWith = async (rules: RateLimiterOptions['rules'], more: Record<string, string> = {}) => {
+    const limiters = createRateLimiters(testEnv({ ...envOverrides, ...more }), { keyPrefix: `${keyPrefix}-${randomUUID()}`, rules: { ...GENEROUS_LIMITS, ...rules } });
     await limiters.ready();
-    const api = await createTestApi({ env: testEnv(envOverrides), db: database.db, limiters });
+    const api = await createTestApi({ env: testEnv({ ...envOverrides, ...more }), db: database.db, limiters });
     return { api, close: async () => { await limiters.close(); await api.close(); } };
   };
-  const registerFrom = async (api: Awaited<ReturnType<typeof apiWith>>['api'], code: string, remoteAddress: string) =>
-    (await graphql(api.yoga, REGISTER, { variables: { input: validInput(code) }, serverContext: { req: { socket: { remoteAddress } } } })).body;
+  const registerFrom = async (api: Awaited<ReturnType<typeof apiWith>>['api'], code: string, remoteAddress: string, input: Record<string, unknown> = validInput(code)) =>
+    (await graphql<{ register: RegisterPayload }>(api.yoga, REGISTER, { variables: { input }, serverContext: { req: { socket: { remoteAddress } } } })).body;
 
   it('counts every address of one IPv6 /64 as one client, and another /64 apart', async () => {
     const { api, close } = await apiWith({ register: tight });
@@ -208,6 +208,31 @@ describe.each(RATE_LIMIT_STORES)('limits per client network and per code (%s)', 
     for (const address of ['198.51.100.1', '203.0.113.7']) expect((await registerFrom(api, leaked.code, address)).errors).toBeUndefined();
     expect((await registerFrom(api, leaked.code.toLowerCase(), '192.0.2.77')).errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
     expect((await registerFrom(api, other.code, '192.0.2.77')).errors).toBeUndefined();
+    await close();
+  });
+
+  it('spends a code’s limit only on submissions that passed the field rules and the proof of work (issue 18 §4)', async () => {
+    const { api, close } = await apiWith({ registrationsPerCode: tight }, { PROOF_OF_WORK: 'true', PROOF_OF_WORK_DIFFICULTY: '20' });
+    const { code } = await insertCode(database.db, { balance: 50 });
+    const from = '198.51.100.44';
+    const solved = async () => {
+      const { body } = await graphql<{ proofOfWorkChallenge: { challenge: string } }>(api.yoga, CHALLENGE, { variables: { form: 'REGISTRATION' }, serverContext: { req: { socket: { remoteAddress: from } } } });
+      return solveProofOfWork(body.data!.proofOfWorkChallenge.challenge);
+    };
+    // A script's junk: twenty broken addresses, then five well-formed ones with a forged proof (answered as a success, nothing written).
+    for (let i = 0; i < 20; i++) {
+      const junk = await registerFrom(api, code, from, { ...validInput(code), email: `not-an-address-${i}` });
+      expect(junk.errors).toBeUndefined();
+      expect(junk.data!.register.userErrors.map((error) => error.field)).toContain('email');
+    }
+    for (let i = 0; i < 5; i++) expect((await registerFrom(api, code, from, { ...validInput(code), proofOfWork: `forged-${i}` })).errors).toBeUndefined();
+    // The inviter's friends still get the code's two places of this window.
+    for (let i = 0; i < 2; i++) {
+      const friend = await registerFrom(api, code, from, { ...validInput(code), proofOfWork: await solved() });
+      expect(friend.errors).toBeUndefined();
+      expect(friend.data!.register.outcome).toBe('FORM_FINISHED');
+    }
+    expect((await registerFrom(api, code, from, { ...validInput(code), proofOfWork: await solved() })).errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
     await close();
   });
 });

@@ -72,7 +72,6 @@ export async function runRegistration(
   const code = input.registrationCode.trim().toUpperCase();
   // Made after the quarantine: the inviter's fresh private link (ADR 043).
   const privateLink = (at: string | null) => at !== null && isLinkMadeSince(code, input.validityTimestamp, new Date(at), deps.secret, now);
-  if (deps.codeLimiter && check.codeId && !privateLink(check.quarantinedAt)) await enforceRateLimit(deps.codeLimiter, code);
   const { errors: fieldErrors, values } = await validateFields(deps.db, input, social, now, deps.mailDomains ?? null);
   if (!values) return ERRORS_ONLY(fieldErrors, codeErrors);
   // A pending member may ask for the email again even when their own place fills the code.
@@ -83,6 +82,9 @@ export async function runRegistration(
     !deps.gate ||
     (await deps.gate.admit('REGISTRATION', { email: values.email, proofOfWork: input.proofOfWork, exempt: check.signedSingleUseLink }));
   if (!admitted) return ANSWERED_AS_SUCCESS();
+  // Only a submission that passed the field rules and the gate spends the code's limit: junk
+  // (a broken address, no proof) cannot shut the code for the inviter's friends (issue 18 §4).
+  if (deps.codeLimiter && check.codeId && !privateLink(check.quarantinedAt)) await enforceRateLimit(deps.codeLimiter, code);
   // Every registration counts against its code; one that tips it over quarantines it first (ADR 043).
   const watched = check.codeId && deps.codeWatch ? await deps.codeWatch.observe(check.codeId, 'registration') : false;
   const quarantinedAt = check.quarantinedAt ?? (watched ? now.toISOString() : null);
