@@ -67,6 +67,28 @@ describe('which pages the cache may answer', () => {
     const changed = { ...payload, dateUpdated: '2027-01-01T00:00:00.000Z', features: { ...payload.features, 'show-onboarding': { defaultValue: false } } };
     expect(await keyOf(get('/'), { features: { clientKey: 'sdk-velvet-rope', payload: () => Promise.resolve(changed) } })).not.toBe(english);
   });
+
+  it('never hands a visitor outside an experiment the page of one in its control arm (issue 18 §5)', async () => {
+    // Half the visitors in an experiment whose two arms show what everyone else sees: the values alone cannot tell them apart.
+    const experiment = {
+      ...payload,
+      features: {
+        ...payload.features,
+        'same-copy': { defaultValue: 'a', rules: [{ key: 'same-copy-test', variations: ['a', 'a'], weights: [0.5, 0.5], coverage: 0.5, hashAttribute: 'acqAnonymousId' }] },
+      },
+    };
+    const seen = new Map<string, string>();
+    for (let visitor = 0; visitor < 60; visitor++) {
+      const provider = context({ features: { clientKey: 'sdk-velvet-rope', payload: () => Promise.resolve(experiment) } });
+      const found = (await pageCacheKey(get('/'), provider))!;
+      const arm = found.experiments.assignments['same-copy']?.variationId ?? 'outside';
+      expect(found.experiments.values['same-copy']).toBe('a');
+      // One key per arm (and one for those outside), never a key shared by two.
+      expect(seen.get(found.key) ?? arm, found.key).toBe(arm);
+      seen.set(found.key, arm);
+    }
+    expect(new Set(seen.values())).toEqual(new Set(['outside', '0', '1']));
+  });
 });
 
 const VALUES: PageSlots = {

@@ -89,6 +89,9 @@ export function cacheKeyOf(request: CacheableRequest, inputs: KeyInputs): Omit<P
     revisionOf(inputs.payload),
     experiments.enabled ? 'on' : 'off',
     JSON.stringify(experiments.values),
+    // The experiments the page tracks the visitor into: a visitor outside an experiment sees the
+    // control's values, but must never be counted in its control arm (issue 18 §5).
+    JSON.stringify(experiments.assignments),
   ].join('\n');
   return {
     key,
