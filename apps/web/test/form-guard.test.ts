@@ -7,7 +7,7 @@ import { RouterContextProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
 import { requestInfoContext, type RequestInfo } from '../app/lib/context.ts';
-import { formStartToken, isScriptedSubmission, proofOfWorkOf } from '../app/lib/form-guard.server.ts';
+import { FORM_START_MAX_AGE_MS, FORM_START_USES, formStartToken, isScriptedSubmission, proofOfWorkOf } from '../app/lib/form-guard.server.ts';
 
 const SECRET = 'form-guard-test-secret-0123456789abcdef';
 
@@ -50,6 +50,23 @@ describe('screening a public form', () => {
     expect(isScriptedSubmission(form({ [GUARD_FIELDS.startedAt]: `${earlier}.${started.split('.')[1]}` }), context(), after(1))).toBe(true);
     expect(isScriptedSubmission(form({ [GUARD_FIELDS.startedAt]: formStartToken('another-secret-0123456789abcdef0123', rendered) }), context(), after(30))).toBe(true);
     expect(isScriptedSubmission(form({ [GUARD_FIELDS.startedAt]: 'x'.repeat(200) }), context(), after(30))).toBe(true);
+  });
+});
+
+describe('a form start is good for a day and a few submissions (issue 18 §7)', () => {
+  it('knows a script by a start older than a day', () => {
+    const start = formStartToken(SECRET, new Date(rendered.getTime() + 3));
+    expect(isScriptedSubmission(form({ [GUARD_FIELDS.startedAt]: start }), context(), new Date(rendered.getTime() + FORM_START_MAX_AGE_MS + 1000))).toBe(true);
+    expect(isScriptedSubmission(form({ [GUARD_FIELDS.startedAt]: start }), context(), new Date(rendered.getTime() + FORM_START_MAX_AGE_MS - 1000))).toBe(false);
+  });
+
+  it('lets a few submissions through on one start (a double submit, going back), not a script’s many after one wait', () => {
+    const start = formStartToken(SECRET, new Date(rendered.getTime() + 1));
+    const verdicts = Array.from({ length: 20 }, () => isScriptedSubmission(form({ [GUARD_FIELDS.startedAt]: start }), context(), after(5)));
+    expect(verdicts.filter((scripted) => !scripted)).toHaveLength(FORM_START_USES);
+    expect(verdicts.slice(0, FORM_START_USES)).toEqual(Array(FORM_START_USES).fill(false));
+    // A new start, as every answer renders, is a person's again.
+    expect(isScriptedSubmission(form({ [GUARD_FIELDS.startedAt]: formStartToken(SECRET, new Date(rendered.getTime() + 2)) }), context(), after(5))).toBe(false);
   });
 });
 

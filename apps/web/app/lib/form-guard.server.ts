@@ -29,14 +29,38 @@ function readFormStart(secret: string, value: FormDataEntryValue | null): number
   return Number.isFinite(at) ? at : null;
 }
 
-/** A person's submission, or a script's (a filled honeypot, a forged, missing or too early start). */
+/** How long a rendered form's start stays good: a person does not keep a sign-up form open for a day. */
+export const FORM_START_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/**
+ * How many submissions one start lets through: a person's double submit, a second sign-up after
+ * going back — not a script's hundred posts after one wait (issue 18 §7). Every answer to a form
+ * renders a new start, so a correction after an error never counts against the old one.
+ */
+export const FORM_START_USES = 5;
+/** Starts in use, oldest first (at most this many; the oldest go first under a flood). Per process: the API's limits and single-use proofs are the shared defence. */
+const MAX_TRACKED_STARTS = 50_000;
+const startUses = new Map<string, number>();
+
+/** Counts one more use of a start; false once it has been used FORM_START_USES times. */
+function spendStart(start: string): boolean {
+  const used = startUses.get(start) ?? 0;
+  if (used >= FORM_START_USES) return false;
+  startUses.set(start, used + 1);
+  if (startUses.size > MAX_TRACKED_STARTS) startUses.delete(startUses.keys().next().value!);
+  return true;
+}
+
+/** A person's submission, or a script's (a filled honeypot, a forged, missing, too early, too old or used-up start). */
 export function isScriptedSubmission(formData: FormData, context: Readonly<RouterContextProvider>, now: Date = new Date()): boolean {
   const info = context.get(requestInfoContext);
   const honeypot = formData.get(GUARD_FIELDS.honeypot);
   if (typeof honeypot === 'string' && honeypot.trim() !== '') return true;
-  const startedAt = readFormStart(info.appSecret, formData.get(GUARD_FIELDS.startedAt));
+  const start = formData.get(GUARD_FIELDS.startedAt);
+  const startedAt = readFormStart(info.appSecret, start);
   if (startedAt === null) return true;
-  return now.getTime() - startedAt < info.formMinFillSeconds * 1000;
+  const age = now.getTime() - startedAt;
+  if (age < info.formMinFillSeconds * 1000 || age > FORM_START_MAX_AGE_MS) return true;
+  return !spendStart(start as string);
 }
 
 /**
