@@ -73,7 +73,8 @@ type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
 /** How much later a failed admin sign-in is answered while adminLoginFailures is exceeded. */
 export const ADMIN_LOGIN_SLOWDOWN_MS = 1000;
 
-type RateLimitOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/** `used`: the points the key has spent in the current window, this one included. */
+type RateLimitOutcome = { allowed: true; used: number } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
   consume(key: string): Promise<RateLimitOutcome>;
@@ -157,8 +158,8 @@ export function createRateLimiters(
     return {
       async consume(key) {
         try {
-          await limiter.consume(key);
-          return { allowed: true };
+          const { consumedPoints } = await limiter.consume(key);
+          return { allowed: true, used: consumedPoints };
         } catch (rejection) {
           if (rejection instanceof RateLimiterRes) {
             return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
@@ -208,4 +209,5 @@ export async function enforceRateLimit(limiter: RateLimiter, key: string): Promi
       extensions: { code: 'RATE_LIMITED', retryAfterSeconds: outcome.retryAfterSeconds },
     });
   }
+  return outcome.used;
 }

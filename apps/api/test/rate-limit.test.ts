@@ -108,8 +108,8 @@ describe('rate limiter store failure', () => {
       rules: { registrationCodeCheck: { points: 1, duration: 60, burstPoints: 1, burstDuration: 60 } },
     });
     try {
-      expect(await limiters.registrationCodeCheck.consume('ip')).toEqual({ allowed: true });
-      expect(await limiters.registrationCodeCheck.consume('ip')).toEqual({ allowed: true });
+      expect(await limiters.registrationCodeCheck.consume('ip')).toEqual({ allowed: true, used: 1 });
+      expect(await limiters.registrationCodeCheck.consume('ip')).toEqual({ allowed: true, used: 2 });
       expect(await limiters.registrationCodeCheck.consume('ip')).toMatchObject({ allowed: false });
     } finally {
       await limiters.close();

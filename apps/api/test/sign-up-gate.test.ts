@@ -188,7 +188,7 @@ describe.each(RATE_LIMIT_STORES)('limits per client network and per code (%s)', 
     const api = await createTestApi({ env: testEnv({ ...envOverrides, ...more }), db: database.db, limiters });
     return { api, close: async () => { await limiters.close(); await api.close(); } };
   };
-  const registerFrom = async (api: Awaited<ReturnType<typeof apiWith>>['api'], code: string, remoteAddress: string, input: Record<string, unknown> = validInput(code)) =>
+  const registerFrom = async (api: Awaited<ReturnType<typeof apiWith>>['api'], code: string, remoteAddress: string, input: object = validInput(code)) =>
     (await graphql<{ register: RegisterPayload }>(api.yoga, REGISTER, { variables: { input }, serverContext: { req: { socket: { remoteAddress } } } })).body;
 
   it('counts every address of one IPv6 /64 as one client, and another /64 apart', async () => {
@@ -233,6 +233,22 @@ describe.each(RATE_LIMIT_STORES)('limits per client network and per code (%s)', 
       expect(friend.data!.register.outcome).toBe('FORM_FINISHED');
     }
     expect((await registerFrom(api, code, from, { ...validInput(code), proofOfWork: await solved() })).errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    await close();
+  });
+
+  it('keeps the no-script ceiling from starving a network that has not used its budget (issue 18 §7)', async () => {
+    const noScript = { noScriptSignUpsPerNetwork: DEFAULT_RATE_LIMITS.noScriptSignUpsPerNetwork, noScriptSignUps: tight };
+    const { api, close } = await apiWith(noScript, { PROOF_OF_WORK: 'true', PROOF_OF_WORK_DIFFICULTY: '20' });
+    const { code } = await insertCode(database.db, { balance: 50 });
+    const outcome = async (from: string) => {
+      const body = await registerFrom(api, code, from);
+      return body.errors?.[0]?.extensions?.code ?? body.data!.register.outcome;
+    };
+    // One network's three sign-ups without JavaScript: its first is its own, the next two fill the ceiling of two.
+    for (let i = 0; i < 3; i++) expect(await outcome('198.51.100.61')).toBe('FORM_FINISHED');
+    // Other networks' first sign-ups still pass; their second ones meet the spent ceiling.
+    for (const network of ['203.0.113.61', '2001:db8:61::1', '192.0.2.61']) expect(await outcome(network)).toBe('FORM_FINISHED');
+    expect(await outcome('203.0.113.61')).toBe('RATE_LIMITED');
     await close();
   });
 });

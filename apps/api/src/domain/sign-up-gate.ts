@@ -7,8 +7,9 @@
  * nothing from the answer, and no inbox gets mail it did not ask for.
  *
  * A submission without any proof is a browser without JavaScript (the forms work without it,
- * ADR 005): it passes within a small budget of its own — per client network and for everyone
- * together — and beyond it is told RATE_LIMITED, honestly, like any per-address limit.
+ * ADR 005): it passes within a small budget of its own — per client network, and a ceiling for
+ * everyone together that a network's first sign-up of the hour is never held to — and beyond it
+ * is told RATE_LIMITED, honestly, like any per-address limit.
  */
 import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import type { Logger } from '../logger.ts';
@@ -47,8 +48,10 @@ export function createSignUpGate(deps: {
       };
       if (deps.proofOfWork && !submission.exempt && !submission.proofOfWork) {
         // No proof at all: a browser without JavaScript, within the no-script budget.
-        await enforceRateLimit(deps.limiters.noScriptSignUpsPerNetwork, deps.network);
-        await enforceRateLimit(deps.limiters.noScriptSignUps, 'all');
+        // A network's first of the hour never waits for what other networks spent (a script with
+        // many networks could otherwise shut the door for everyone); the ceiling counts the rest.
+        const used = await enforceRateLimit(deps.limiters.noScriptSignUpsPerNetwork, deps.network);
+        if (used > 1) await enforceRateLimit(deps.limiters.noScriptSignUps, 'all');
       } else if (deps.proofOfWork && !submission.exempt) {
         const proof = await checkProofOfWork(deps.secret, form, submission.proofOfWork, deps.now);
         if (!proof.ok) return refuse(`proof of work ${proof.reason}`);
