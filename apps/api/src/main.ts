@@ -29,10 +29,12 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(env);
   const database = connectDatabase(env.DATABASE_URL, {
+    // As many connections as operations run at once (http/admission.ts, ADR 052).
+    poolSize: env.DATABASE_POOL_SIZE,
     // A dropped connection is discarded and replaced on demand; requests meanwhile get SERVICE_UNAVAILABLE.
     onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost'),
   });
-  const { applied } = await migrateToLatest(database.db);
+  const { applied } = await migrateToLatest(database.db, { secret: env.APP_SECRET });
   logger.info({ engine: database.engine, applied }, 'database ready');
   const seed = await seedDemoData(database.db, env);
   logger.info(seed, seed.seeded ? 'demo data seeded' : 'demo data not seeded');
@@ -45,7 +47,7 @@ async function main(): Promise<void> {
   worker.start();
   logger.info({ transport: transport.kind }, 'outbox worker started');
   const retention = startRetentionJob({ db: database.db, logger: logger.child({ component: 'retention' }) });
-  const admission = startAdmissionJob({ db: database.db, logger: logger.child({ component: 'admission' }), onEmailsQueued: () => outboxSignal.notify() });
+  const admission = startAdmissionJob({ db: database.db, secret: env.APP_SECRET, logger: logger.child({ component: 'admission' }), onEmailsQueued: () => outboxSignal.notify() });
 
   const api = await createApiServer({ env, db: database.db, logger, outboxSignal });
   await new Promise<void>((resolve, reject) => {

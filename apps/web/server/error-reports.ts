@@ -37,8 +37,8 @@ export function createWebErrorReporting({ url, environment, logger }: { url: str
     send,
     report: (error, options) => reporter.captureException(error, options),
     apiFailure(failure) {
-      // Rate limits are the API doing its job; the rest means a page could not get its data.
-      if (failure.kind === 'rate-limited') return;
+      // Rate limits and shedding under load (ADR 052) are the API doing its job; the rest means a page could not get its data.
+      if (failure.kind === 'rate-limited' || failure.kind === 'busy') return;
       reporter.captureException(new Error(`API ${failure.kind} error in ${failure.operation}`), {
         level: 'warning',
         context: failure.page,

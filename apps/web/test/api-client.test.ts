@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { RouterContextProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callApi } from '../app/lib/api.server.ts';
+import { apiFailureMessage } from '../app/lib/registration-code.server.ts';
 import { pageLoadContext, requestInfoContext, type ApiFailureReport } from '../app/lib/context.ts';
 import { getCountryDetails } from '../app/lib/operations.ts';
 import { testRequestExtras } from './support/request-info.ts';
@@ -105,6 +106,15 @@ describe('the web server’s API client', () => {
     server?.close();
     const broken = await fakeApi((_h, _b, respond) => respond(500, { errors: [{ message: 'Unexpected error.' }] }));
     expect(await callApi(getCountryDetails, {}, { request, context: contextFor(broken) })).toEqual({ ok: false, error: { kind: 'generic' } });
+  });
+
+  it('reports an operation the API shed under load as busy, to send again in a moment (ADR 052)', async () => {
+    const busy = await fakeApi((_h, _b, respond) =>
+      respond(200, { errors: [{ message: 'The service is busy. Please try again in a moment.', extensions: { code: 'OVERLOADED', retryAfterSeconds: 1 } }] }),
+    );
+    const result = await callApi(getCountryDetails, {}, { request, context: contextFor(busy) });
+    expect(result).toEqual({ ok: false, error: { kind: 'busy', retryAfterSeconds: 1 } });
+    if (!result.ok) expect(apiFailureMessage(result.error)).toEqual({ id: 'error.busy' });
   });
 
   it('passes every GraphQL and network failure to the application-level hook, and no success', async () => {

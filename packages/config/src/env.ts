@@ -38,6 +38,15 @@ const envSchema = z
         (v) => !v || v.startsWith('file:') || /^postgres(ql)?:\/\//.test(v),
         'must start with file: (SQLite) or postgres:// (PostgreSQL)',
       ),
+    /**
+     * The API's operations at once (ADR 052), and on PostgreSQL the connections of its pool: an
+     * operation never waits long for a connection. Beyond it operations wait in a queue.
+     */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+    /** Operations that may wait for their turn; one more is answered OVERLOADED at once (ADR 052). */
+    DATABASE_QUEUE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(100),
+    /** How long an operation may wait for its turn, in milliseconds; then it is answered OVERLOADED (ADR 052). */
+    DATABASE_QUEUE_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(500),
     REDIS_URL: optionalUrl.refine((v) => !v || /^rediss?:\/\//.test(v), 'must be a redis:// URL'),
     /**
      * Start of every Redis key and pub/sub channel this deployment uses (rate limits,

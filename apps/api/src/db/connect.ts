@@ -26,7 +26,10 @@ export interface DatabaseConnection {
 export interface ConnectOptions {
   /** PostgreSQL only: the schema put first on the search_path (tests use one per file). */
   postgresSchema?: string;
-  /** PostgreSQL only: pool size (default 10). */
+  /**
+   * PostgreSQL only: connections in the pool (default 10; the API passes DATABASE_POOL_SIZE, which
+   * also caps the operations it runs at once: http/admission.ts, ADR 052).
+   */
   poolSize?: number;
   /**
    * PostgreSQL only: told about a connection the server or the network dropped (idle in the
@@ -42,14 +45,34 @@ function databaseEngine(url: string): DatabaseEngine {
   throw new Error('DATABASE_URL must start with file: (SQLite) or postgres:// (PostgreSQL)');
 }
 
+/** A database handle with the health check's own way in (pingDatabase). */
+interface Opened {
+  db: Db;
+  /** One round trip that never waits behind the operations queued for the pool. */
+  ping: () => Promise<void>;
+  /** Closes what the ping opened. */
+  closePing: () => Promise<void>;
+}
+
+/** The ping of each open database, for /health (pingDatabase). */
+const pings = new WeakMap<Db, () => Promise<void>>();
+
 /** Opens the database named by `url`. Does not migrate (see migrate.ts). */
 export function connectDatabase(url: string, options: ConnectOptions = {}): DatabaseConnection {
   const engine = databaseEngine(url);
-  const db = engine === 'sqlite' ? openSqlite(url) : openPostgres(url, options);
-  return { db, engine, close: () => db.destroy() };
+  const { db, ping, closePing } = engine === 'sqlite' ? openSqlite(url) : openPostgres(url, options);
+  pings.set(db, ping);
+  return {
+    db,
+    engine,
+    close: async () => {
+      await db.destroy();
+      await closePing();
+    },
+  };
 }
 
-function openSqlite(url: string): Db {
+function openSqlite(url: string): Opened {
   const file = url.slice('file:'.length);
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new SqliteDatabase(file);
@@ -57,7 +80,11 @@ function openSqlite(url: string): Db {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }), plugins: [new SqliteBooleanPlugin()] });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }), plugins: [new SqliteBooleanPlugin()] });
+  // Kysely runs one query at a time on the file's one connection, behind every transaction in
+  // progress; the health check asks the handle itself, which answers between their statements.
+  const select1 = database.prepare('select 1');
+  return { db, ping: () => Promise.resolve().then(() => void select1.get()), closePing: () => Promise.resolve() };
 }
 
 /**
@@ -137,8 +164,12 @@ const pgTypes: pg.CustomTypesConfig = {
 
 /** How long opening a PostgreSQL connection may take. */
 const CONNECTION_TIMEOUT_MS = 5_000;
+/** How long the health check's `select 1` may take once connected. */
+const PING_TIMEOUT_MS = 5_000;
+/** The health check's connection is closed after this long without a check. */
+const PING_IDLE_MS = 60_000;
 
-function openPostgres(url: string, options: ConnectOptions): Db {
+function openPostgres(url: string, options: ConnectOptions): Opened {
   const schema = options.postgresSchema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid PostgreSQL schema name');
   const pool = new pg.Pool({
@@ -146,7 +177,9 @@ function openPostgres(url: string, options: ConnectOptions): Db {
     max: options.poolSize ?? 10,
     types: pgTypes,
     // A server that does not answer must not hold a request for ever: the request gets
-    // SERVICE_UNAVAILABLE after this long instead (isDatabaseUnavailable).
+    // SERVICE_UNAVAILABLE after this long instead (isDatabaseUnavailable). pg-pool applies the
+    // same time-out to waiting for a busy pool's next free connection, so the API keeps that
+    // wait short by running at most `max` operations at once (http/admission.ts, ADR 052).
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
@@ -164,11 +197,62 @@ function openPostgres(url: string, options: ConnectOptions): Db {
       return name ? query({ name, text: config, values }, undefined, callback) : query(config, values, callback);
     }) as typeof client.query;
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const health = postgresPing(url, onError);
+  return { db, ...health };
 }
 
-/** A cheap round trip, for /health. */
+/**
+ * The health check's own connection (opened on the first check, closed after a minute without
+ * one): a busy pool is load, not an outage, so /health must not queue behind the requests that
+ * wait for the pool's connections (ADR 052). It fails only when the server cannot be reached or
+ * does not answer `select 1` within PING_TIMEOUT_MS.
+ */
+function postgresPing(url: string, onError: (error: Error) => void): Pick<Opened, 'ping' | 'closePing'> {
+  let pool: pg.Pool | undefined;
+  const open = () => {
+    const opened = new pg.Pool({
+      connectionString: url,
+      max: 1,
+      connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+      query_timeout: PING_TIMEOUT_MS,
+      idleTimeoutMillis: PING_IDLE_MS,
+      allowExitOnIdle: true,
+    });
+    opened.on('error', onError);
+    opened.on('connect', (client) => client.on('error', onError));
+    return opened;
+  };
+  return {
+    async ping() {
+      pool ??= open();
+      const client = await pool.connect();
+      let failure: Error | undefined;
+      try {
+        await client.query('select 1');
+      } catch (error) {
+        failure = error instanceof Error ? error : new Error(String(error));
+        throw error;
+      } finally {
+        // A connection that failed its ping is closed, not reused.
+        client.release(failure);
+      }
+    },
+    async closePing() {
+      const closing = pool;
+      pool = undefined;
+      await closing?.end();
+    },
+  };
+}
+
+/**
+ * A cheap round trip, for /health: on its own way in (connectDatabase), never behind the
+ * operations waiting for the pool.
+ */
 export async function pingDatabase(db: Db): Promise<void> {
+  const ping = pings.get(db);
+  if (ping) return ping();
   await sql`select 1`.execute(db);
 }
 

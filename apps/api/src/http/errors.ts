@@ -1,6 +1,7 @@
 /**
  * What the API does with errors: unexpected ones logged once and reported, a database outage
- * answered as SERVICE_UNAVAILABLE, Yoga's own log lines sent to pino.
+ * answered as SERVICE_UNAVAILABLE, an overload as OVERLOADED (ADR 052), Yoga's own log lines sent
+ * to pino.
  */
 import { GraphQLError } from 'graphql';
 import { maskError, useErrorHandler } from 'graphql-yoga';
@@ -18,6 +19,20 @@ function rootCause(error: unknown): unknown {
     current = current.originalError;
   }
   return current;
+}
+
+/** How long a shed client waits before it sends again. */
+const OVERLOADED_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * What a shed operation is answered (ADR 052): the API is busy, the database is fine. The client
+ * sends it again after `retryAfterSeconds`; nothing of the operation ran. The web app shows
+ * "busy, try again in a moment" in the visitor's language (error.busy).
+ */
+export function overloadedError(): GraphQLError {
+  return new GraphQLError('The service is busy. Please try again in a moment.', {
+    extensions: { code: 'OVERLOADED', retryAfterSeconds: OVERLOADED_RETRY_AFTER_SECONDS },
+  });
 }
 
 /**

@@ -31,6 +31,7 @@ import { createMailDomainChecker } from '../domain/mail-domains.ts';
 import { createSignUpGate } from '../domain/sign-up-gate.ts';
 import { createSignUpRate } from '../domain/sign-up-rate.ts';
 import type { RegistrationEvents } from '../domain/registration-events.ts';
+import { createAdmission, useAdmission } from './admission.ts';
 import { useCompiledExecution } from './compiled-execution.ts';
 import { maskUnavailable, useUnexpectedErrorLog, yogaLogger } from './errors.ts';
 import { useHealth } from './health.ts';
@@ -197,6 +198,11 @@ export async function createYogaApp(options: {
       ...(settings.introspection ? [] : [useDisableIntrospection() as Plugin<ApiContext>]),
       useNulGuard(),
       ...useCompiledExecution(),
+      // After the compiled execution, whose execute function it wraps: one turn per operation (ADR 052).
+      useAdmission(
+        createAdmission({ concurrency: env.DATABASE_POOL_SIZE, queueLimit: env.DATABASE_QUEUE_LIMIT, queueWaitMs: env.DATABASE_QUEUE_WAIT_MS }),
+        logger,
+      ),
       useUnexpectedErrorLog(logger, 'errorReporter' in options ? options.errorReporter : createApiErrorReporter(env, logger)),
     ],
   });

@@ -25,8 +25,9 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function createTestDatabase(engine: DatabaseEngine, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(engine: DatabaseEngine, options: { migrate?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
   const migrate = options.migrate ?? true;
+  const poolSize = options.poolSize ?? 4;
   if (engine === 'sqlite') {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'velvet-api-db-'));
     const url = `file:${path.join(dir, 'test.sqlite')}`;
@@ -47,7 +48,7 @@ export async function createTestDatabase(engine: DatabaseEngine, options: { migr
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
-  const connection = connectDatabase(POSTGRES_URL, { postgresSchema: schema, poolSize: 4 });
+  const connection = connectDatabase(POSTGRES_URL, { postgresSchema: schema, poolSize });
   if (migrate) await migrateToLatest(connection.db);
   return {
     engine,

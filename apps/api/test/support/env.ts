@@ -22,6 +22,9 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     EMAIL_DOMAIN_CHECK: 'false',
     // Tests of places and races register many times on one code; the leak watch has its own tests (ADR 043).
     CODE_QUARANTINE_SCORE: '10000',
+    // Shedding has its own tests (overload.test.ts, ADR 052); the others send many operations at
+    // once on a machine busy with the whole suite, where a turn may take longer than the default wait.
+    DATABASE_QUEUE_WAIT_MS: '30000',
     ...overrides,
   });
 }

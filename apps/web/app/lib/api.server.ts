@@ -2,7 +2,7 @@
  * The web server's GraphQL client (spec §7.2): POST to the API with the correlation,
  * session and source-page headers, a Bearer token when the visitor has one, and a
  * 30-second time-out. Failures come back as data the pages can translate: generic,
- * connection, time-out, or rate-limited.
+ * connection, time-out, rate-limited, or busy (the API shed the operation under load, ADR 052).
  */
 import type { RouterContextProvider } from 'react-router';
 import { AUTH_COOKIE } from './auth-cookie.server.ts';
@@ -22,6 +22,8 @@ export type ApiFailure =
   | { kind: 'connection' }
   | { kind: 'timeout' }
   | { kind: 'rate-limited'; retryAfterSeconds: number }
+  /** The API was too busy to run the operation (OVERLOADED): nothing of it happened, send it again in a moment. */
+  | { kind: 'busy'; retryAfterSeconds: number }
   /** An admin whose role may not do this (FORBIDDEN). */
   | { kind: 'forbidden' };
 
@@ -109,6 +111,8 @@ export async function callApi<TData, TVariables>(
   if (limited || response.status === 429) {
     return failed({ kind: 'rate-limited', retryAfterSeconds: Math.max(1, limited?.extensions?.retryAfterSeconds ?? 60) }, response.status, codes);
   }
+  const busy = body.errors?.find((e) => e.extensions?.code === 'OVERLOADED');
+  if (busy) return failed({ kind: 'busy', retryAfterSeconds: Math.max(1, busy.extensions?.retryAfterSeconds ?? 1) }, response.status, codes);
   if (codes?.includes('FORBIDDEN')) return failed({ kind: 'forbidden' }, response.status, codes);
   if (!response.ok || body.errors?.length || !body.data) return failed({ kind: 'generic' }, response.status, codes);
   return { ok: true, data: body.data };

@@ -55,7 +55,7 @@ export interface RequestInfo {
 
 export interface ApiFailureReport {
   operation: string;
-  kind: 'generic' | 'connection' | 'timeout' | 'rate-limited' | 'forbidden';
+  kind: 'generic' | 'connection' | 'timeout' | 'rate-limited' | 'busy' | 'forbidden';
   /** The HTTP status, when the API answered. */
   status?: number;
   /** GraphQL error codes the API sent, if any. */

@@ -51,6 +51,9 @@ export function apiFailureMessage(error: ApiFailure): Notice {
       return { id: 'error.timeout' };
     case 'rate-limited':
       return { id: 'error.rateLimited', values: { seconds: error.retryAfterSeconds } };
+    case 'busy':
+      // Nothing was done: the form keeps what the visitor typed, to send again in a moment.
+      return { id: 'error.busy' };
     case 'generic':
       return { id: 'error.generic' };
     case 'forbidden':
