@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { apiSection } from './lib/api-section.mjs';
 import { load, warmUp } from './lib/load.mjs';
 import { ensureBuild, startProduct } from './lib/product.mjs';
+import { registerOpenLoopSection } from './lib/open-loop-section.mjs';
 import { registerPostgresSection, registerSqliteSection } from './lib/register-section.mjs';
 import { printSummary } from './lib/sections.mjs';
 import { ssrSection } from './lib/ssr-section.mjs';
@@ -28,7 +29,7 @@ import { weightSection } from './lib/weight-section.mjs';
  * which the product's worker would be sending during any later measurement.
  * @type {import('./lib/sections.mjs').Section[]}
  */
-const SECTIONS = [weightSection, ssrSection, apiSection, registerSqliteSection, registerPostgresSection];
+const SECTIONS = [weightSection, ssrSection, apiSection, registerSqliteSection, registerPostgresSection, registerOpenLoopSection];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -149,8 +150,10 @@ async function main() {
     `Mode: ${settings.quick ? 'quick' : 'full'} — ${settings.duration} s per load run after ${settings.warmUp} s warm-up; connections: web ${settings.webConnections}, API ${settings.apiConnections}, register ${settings.registerConnections}`,
   );
   console.log(`Sections: ${sections.map((s) => s.name).join(', ')}; ports: product ${ports.web}/${ports.api}, anchors ${ports.htmlAnchor}/${ports.yogaAnchor}, API alone ${ports.apiAlone}`);
-  const build = ensureBuild(root, { force: options.rebuild });
-  const builtAt = statSync(path.join(root, 'apps/web/build/server/index.js')).mtime.toISOString();
+  // Sections that run the API alone need only its build (e.g. --only register-postgres).
+  const apiOnly = !sections.some((s) => s.needs === 'product');
+  const build = ensureBuild(root, { force: options.rebuild, apiOnly });
+  const builtAt = statSync(path.join(root, apiOnly ? 'apps/api/dist/main.js' : 'apps/web/build/server/index.js')).mtime.toISOString();
   console.log(`Build: from ${builtAt}${build.built ? ' (just built)' : ''}`);
   if (build.staleWarning) console.warn(`Warning: ${build.staleWarning}`);
 

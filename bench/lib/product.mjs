@@ -58,11 +58,12 @@ const BUILDS = [
 /**
  * Builds the product when its production build is missing (or when `force`).
  * @param {string} root repository root
- * @param {{ force?: boolean }} [options]
+ * @param {{ force?: boolean, apiOnly?: boolean }} [options] apiOnly: only the API's build is needed (the sections that run it alone)
  * @returns {{ built: boolean, staleWarning?: string }}
  */
-export function ensureBuild(root, { force = false } = {}) {
-  if (force || BUILDS.some(({ built }) => !existsSync(path.join(root, built)))) {
+export function ensureBuild(root, { force = false, apiOnly = false } = {}) {
+  const builds = apiOnly ? BUILDS.filter(({ built }) => built.startsWith('apps/api/')) : BUILDS;
+  if (force || builds.some(({ built }) => !existsSync(path.join(root, built)))) {
     console.log(force ? 'Rebuilding (npm run build)…' : 'No production build yet: npm run build…');
     const result = spawnSync('npm', ['run', 'build'], {
       cwd: root,
@@ -79,7 +80,7 @@ export function ensureBuild(root, { force = false } = {}) {
     if (!newest.has(dir)) newest.set(dir, existsSync(path.join(root, dir)) ? newestMtime(path.join(root, dir)) : 0);
     return /** @type {number} */ (newest.get(dir));
   };
-  const stale = BUILDS.filter(({ built, sources }) => Math.max(...sources.map(newestUnder)) > statSync(path.join(root, built)).mtimeMs);
+  const stale = builds.filter(({ built, sources }) => Math.max(...sources.map(newestUnder)) > statSync(path.join(root, built)).mtimeMs);
   if (stale.length > 0) {
     return {
       built: false,

@@ -46,6 +46,12 @@ const COUNTS_SQL = `select
   (select count(*) from email_outbox where template = 'activation' and created_at >= $2) as email_count`;
 /** @param {Record<string, unknown>} row @returns {Counts} */
 const countsOf = (row) => ({ members: Number(row.member_count), linked: Number(row.linked_count), links: Number(row.link_count), emails: Number(row.email_count) });
+/**
+ * What a `register` answer says: its outcome (FORM_FINISHED, …; `null` with user errors), else the
+ * code of its GraphQL error (RATE_LIMITED, OVERLOADED, SERVICE_UNAVAILABLE), else 'other'.
+ * @param {string} text the response body
+ */
+export const outcomeOf = (text) => /"outcome":"?(\w+)"?/.exec(text)?.[1] ?? /"code":"([A-Z_]+)"/.exec(text)?.[1] ?? 'other';
 /** @param {Counts} c */
 const consistent = (c) => c.members === c.linked && c.links === c.emails;
 
@@ -55,7 +61,7 @@ const consistent = (c) => c.members === c.linked && c.links === c.emails;
  * @param {Record<string, string>} env
  * @returns {{ id: string, code: string, createdAt: string }}
  */
-function createCampaignCode(root, env) {
+export function createCampaignCode(root, env) {
   const code = `BENCH-${randomBytes(4).toString('hex').toUpperCase()}`;
   const createdAt = new Date().toISOString();
   const result = spawnSync(
@@ -68,31 +74,24 @@ function createCampaignCode(root, env) {
 }
 
 /**
- * Registers new addresses on a fresh campaign code of `api` under load, then counts what was written.
- * @param {import('./sections.mjs').SectionContext} context
- * @param {import('./product.mjs').Product} api
- * @param {string} label
- * @param {(codeId: string, since: string) => Promise<Counts>} count
+ * The web app's `register` request for `code` (its first country, Germany when offered), as a
+ * function of the address: the body of one registration.
+ * @param {string} root
+ * @param {string} apiUrl the API's /graphql
+ * @param {string} code
+ * @returns {Promise<(email: string) => string>}
  */
-async function measureRegistrations({ root, settings, measure }, api, label, count) {
-  const campaign = createCampaignCode(root, api.env);
-  const apiUrl = `${api.apiUrl}/graphql`;
-  const details = await postGraphql(
-    apiUrl,
-    graphqlBody('checkRegistrationCode', webOperation(root, 'checkRegistrationCode'), { registrationCode: campaign.code }),
-  );
+export async function registrationForm(root, apiUrl, code) {
+  const details = await postGraphql(apiUrl, graphqlBody('checkRegistrationCode', webOperation(root, 'checkRegistrationCode'), { registrationCode: code }));
   const options = /** @type {{ isoCode: string, termsPkString: string, dataPolicyPkString: string }[]} */ (details.json.data?.registrationCodeDetails.countryOptions ?? []);
   const country = options.find((o) => o.isoCode === 'DE') ?? options[0];
   if (!country) throw new Error(`the campaign code offers no country: ${details.text.slice(0, 300)}`);
-
   const mutation = webOperation(root, 'register');
-  const run = randomBytes(3).toString('hex');
-  let sent = 0;
-  const makeBody = () =>
+  return (email) =>
     graphqlBody('register', mutation, {
       input: {
-        registrationCode: campaign.code,
-        email: `bench-${run}-${sent++}@example.com`,
+        registrationCode: code,
+        email,
         gender: 'FEMALE',
         firstName: 'Beatrice',
         lastName: 'Bench',
@@ -105,6 +104,22 @@ async function measureRegistrations({ root, settings, measure }, api, label, cou
         flow: 'DEFAULT',
       },
     });
+}
+
+/**
+ * Registers new addresses on a fresh campaign code of `api` under load, then counts what was written.
+ * @param {import('./sections.mjs').SectionContext} context
+ * @param {import('./product.mjs').Product} api
+ * @param {string} label
+ * @param {(codeId: string, since: string) => Promise<Counts>} count
+ */
+export async function measureRegistrations({ root, settings, measure }, api, label, count) {
+  const campaign = createCampaignCode(root, api.env);
+  const apiUrl = `${api.apiUrl}/graphql`;
+  const form = await registrationForm(root, apiUrl, campaign.code);
+  const run = randomBytes(3).toString('hex');
+  let sent = 0;
+  const makeBody = () => form(`bench-${run}-${sent++}@example.com`);
   /** @type {Record<string, number>} */
   const outcomes = {};
   const result = await measure(label, {
@@ -116,8 +131,7 @@ async function measureRegistrations({ root, settings, measure }, api, label, cou
     duration: settings.duration,
     cpu: api.cpu,
     onResponse(status, text) {
-      const outcome = /"outcome":"?(\w+)"?/.exec(text)?.[1] ?? (text.includes('RATE_LIMITED') ? 'RATE_LIMITED' : 'other');
-      const key = status === 200 ? outcome : `HTTP ${status}`;
+      const key = status === 200 ? outcomeOf(text) : `HTTP ${status}`;
       outcomes[key] = (outcomes[key] ?? 0) + 1;
     },
   });
@@ -133,7 +147,7 @@ async function measureRegistrations({ root, settings, measure }, api, label, cou
  * @param {{ perSecond: number, p99?: number }} goal
  * @returns {import('./sections.mjs').SectionResult}
  */
-function registerResult(engine, { result, outcomes, counts, sent, suspect }, goal) {
+export function registerResult(engine, { result, outcomes, counts, sent, suspect }, goal) {
   const met = result.requestsPerSecond >= goal.perSecond && (goal.p99 === undefined || result.p99 <= goal.p99);
   return {
     figures: [
@@ -175,49 +189,75 @@ export const registerSqliteSection = {
   },
 };
 
+/**
+ * @typedef {object} PostgresApi
+ * @property {import('./product.mjs').Product} api the API alone on a schema of its own
+ * @property {pg.Client} admin a connection of the benchmark's own to the same database
+ * @property {string} schema the schema's name (prefix table names with it in `admin`'s SQL)
+ * @property {(codeId: string, since: string) => Promise<Counts>} count the counts of a campaign code
+ */
+
+/**
+ * Runs `measure` against the API alone (the production build) on a schema of its own in the
+ * PostgreSQL of BENCH_DATABASE_URL, created here and dropped afterwards (also on failure or
+ * Ctrl-C); `unreachable` answers when there is no server to measure.
+ * @param {import('./sections.mjs').SectionContext} context
+ * @param {{ env?: Record<string, string>, unreachable: (reason: string) => import('./sections.mjs').SectionResult }} options
+ * @param {(postgres: PostgresApi) => Promise<import('./sections.mjs').SectionResult>} measure
+ * @returns {Promise<import('./sections.mjs').SectionResult>}
+ */
+export async function onPostgresApi(context, { env = {}, unreachable }, measure) {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 5000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    return unreachable(`PostgreSQL is not reachable at ${POSTGRES_URL} (${String(error).split('\n')[0]}): set BENCH_DATABASE_URL.`);
+  }
+  const schema = `velvet_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const dropSchema = () => admin.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+  const forgetSchema = context.onCleanup(() => dropSchema().then(() => admin.end()));
+  /** @type {import('./product.mjs').Product | undefined} */
+  let api;
+  try {
+    await admin.query(`create schema ${schema}`);
+    const url = new URL(POSTGRES_URL);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    api = await startApi(context.root, {
+      apiPort: context.ports.apiAlone,
+      env: { ...env, DATABASE_URL: url.href },
+      onSpawn: (started) => context.onCleanup(() => started.stop()),
+    });
+    const count = async (/** @type {string} */ codeId, /** @type {string} */ since) => {
+      const sqlText = COUNTS_SQL.replace(/\b(members|activations|email_outbox)\b/g, `${schema}.$1`);
+      return countsOf((await admin.query(sqlText, [codeId, since])).rows[0]);
+    };
+    return await measure({ api, admin, schema, count });
+  } catch (error) {
+    const tail = api?.logTail().trim();
+    if (tail) console.error(`\nLast output of the API on PostgreSQL:\n${tail.slice(-4000)}\n`);
+    throw error;
+  } finally {
+    await api?.stop();
+    await dropSchema();
+    await admin.end();
+    forgetSchema();
+  }
+}
+
 /** @type {import('./sections.mjs').Section} */
 export const registerPostgresSection = {
   name: 'register-postgres',
   title: `register on PostgreSQL (the API alone, a schema of its own in ${POSTGRES_URL.replace(/\/\/[^@/]*@/, '//')})`,
   needs: 'alone',
-  async run(context) {
-    const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 5000 });
-    try {
-      await admin.connect();
-    } catch (error) {
-      return {
-        figures: [{ id: 'register.postgres', label: 'register on PostgreSQL', measured: 'not measured', goal: { text: '≥ 300/s', met: null } }],
-        lines: [`  PostgreSQL is not reachable at ${POSTGRES_URL} (${String(error).split('\n')[0]}): set BENCH_DATABASE_URL.`],
-      };
-    }
-    const schema = `velvet_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
-    const dropSchema = () => admin.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
-    const forgetSchema = context.onCleanup(() => dropSchema().then(() => admin.end()));
-    /** @type {import('./product.mjs').Product | undefined} */
-    let api;
-    try {
-      await admin.query(`create schema ${schema}`);
-      const url = new URL(POSTGRES_URL);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      api = await startApi(context.root, {
-        apiPort: context.ports.apiAlone,
-        env: { DATABASE_URL: url.href },
-        onSpawn: (started) => context.onCleanup(() => started.stop()),
-      });
-      const count = async (/** @type {string} */ codeId, /** @type {string} */ since) => {
-        const sqlText = COUNTS_SQL.replace(/\b(members|activations|email_outbox)\b/g, `${schema}.$1`);
-        return countsOf((await admin.query(sqlText, [codeId, since])).rows[0]);
-      };
-      return registerResult('postgres', await measureRegistrations(context, api, 'register on PostgreSQL', count), { perSecond: 300 });
-    } catch (error) {
-      const tail = api?.logTail().trim();
-      if (tail) console.error(`\nLast output of the API on PostgreSQL:\n${tail.slice(-4000)}\n`);
-      throw error;
-    } finally {
-      await api?.stop();
-      await dropSchema();
-      await admin.end();
-      forgetSchema();
-    }
-  },
+  run: (context) =>
+    onPostgresApi(
+      context,
+      {
+        unreachable: (reason) => ({
+          figures: [{ id: 'register.postgres', label: 'register on PostgreSQL', measured: 'not measured', goal: { text: '≥ 300/s', met: null } }],
+          lines: [`  ${reason}`],
+        }),
+      },
+      async ({ api, count }) => registerResult('postgres', await measureRegistrations(context, api, 'register on PostgreSQL', count), { perSecond: 300 }),
+    ),
 };
