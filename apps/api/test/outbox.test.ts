@@ -15,6 +15,7 @@ import { BACKOFF_BASE_MS, MAX_ATTEMPTS, OutboxWorker } from '../src/mail/outbox-
 import { createDevMailboxTransport, createMailTransport, createSmtpTransport } from '../src/mail/transport.ts';
 import type { MailTransport } from '../src/mail/transport.ts';
 import { createTestApi } from './support/api.ts';
+import { until } from './support/api-process.ts';
 import { ENGINES, engineDatabase } from './support/engines.ts';
 import { createTestDatabase } from './support/database.ts';
 import { testEnv } from './support/env.ts';
@@ -189,6 +190,45 @@ describe.each(ENGINES)('outbox on %s', (engine) => {
     // The same Message-ID as the lost attempt would have had: recipients' systems can drop the duplicate.
     expect(received?.messageId).toBe(`<outbox-${row.id}@velvetrope>`);
     expect(await outboxRow(email)).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('keeps a slow delivery claimed past its claim time by renewing it, and a crashed one is due again within 30 s (issue 18 §7)', async () => {
+    const smtpPeer = await peer();
+    const { email } = await registerVia(database.db);
+    const row = await outboxRow(email);
+    // An SMTP server that takes its time: the send waits until the test lets it go.
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const real = smtp(smtpPeer.url);
+    const slow: MailTransport = { ...real, send: async (message) => held.then(() => real.send(message)) };
+    const claimMs = 1_000;
+    const first = new OutboxWorker({ db: database.db, transport: slow, env, logger: logger(), random: () => 0, claimMs });
+    const running = first.runOnce();
+    const claimed = await until('the first worker to claim the row', async () => {
+      const current = await outboxRow(email);
+      return current.status === 'sending' ? current : undefined;
+    });
+    // Renewed while the server holds the email: after more than a claim's time, no other worker can take it.
+    await until('the claim to be renewed past its first term', async () => ((await outboxRow(email)).locked_until! > new Date(Date.parse(claimed.locked_until!) + claimMs).toISOString() ? true : undefined));
+    expect((await worker(database.db, smtp(smtpPeer.url)).runOnce()).claimed).toBe(0);
+    letGo();
+    expect(await running).toMatchObject({ claimed: 1, sent: 1 });
+    expect(await smtpPeer.waitFor(1)).toHaveLength(1);
+    expect(await outboxRow(email)).toMatchObject({ id: row.id, status: 'sent', attempts: 1, locked_until: null });
+
+    // The default claim: a worker that dies mid-send leaves its row to others within 30 s.
+    const second = await registerVia(database.db);
+    let release!: () => void;
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    const stuck = new OutboxWorker({ db: database.db, transport: { ...real, send: async (message) => hung.then(() => real.send(message)) }, env, logger: logger(), random: () => 0 });
+    const stuckRun = stuck.runOnce();
+    const sending = await until('the stuck worker to claim the row', async () => {
+      const current = await outboxRow(second.email);
+      return current.status === 'sending' ? current : undefined;
+    });
+    expect(Date.parse(sending.locked_until!) - Date.now()).toBeLessThanOrEqual(30_000);
+    release();
+    await stuckRun;
   });
 
   it('never sends a row twice with two workers on two connections to one database', async () => {

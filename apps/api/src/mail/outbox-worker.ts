@@ -1,9 +1,11 @@
 /**
  * Sends the outbox (docs/decisions/006). Each due row is claimed with a conditional UPDATE
  * (`… WHERE id = ? AND <still due>`), so of several workers — in one process or on several
- * instances — exactly one wins it; the claim lasts CLAIM_MS, after which a crashed worker's
- * row is due again. Delivery is at-least-once: a crash between the SMTP server's acceptance
- * and the "sent" mark sends the row again, with the same Message-ID (`<outbox-ID@velvetrope>`).
+ * instances — exactly one wins it. The claim lasts CLAIM_MS and the worker renews it every
+ * HEARTBEAT_MS while the email is on its way (a slow server does not lose it), so a crashed
+ * worker's row is due again within CLAIM_MS (issue 18 §7: it was two minutes). Delivery is
+ * at-least-once: a crash between the SMTP server's acceptance and the "sent" mark sends the row
+ * again, with the same Message-ID (`<outbox-ID@velvetrope>`), which receivers deduplicate.
  *
  * Failures back off exponentially (30 s · 2^(attempts−1), at most an hour, plus up to 20 %
  * jitter) and the row is `failed` after MAX_ATTEMPTS. The worker wakes as soon as this
@@ -35,7 +37,9 @@ import { renderLobbyEmail } from './templates/lobby-email.tsx';
 import type { MailTransport } from './transport.ts';
 
 export const MAX_ATTEMPTS = 10;
-const CLAIM_MS = 2 * 60 * 1000;
+export const CLAIM_MS = 30 * 1000;
+/** How often a claim in flight is renewed: several times within CLAIM_MS, so one slow database write does not lose it. */
+const HEARTBEAT_SHARE = 4;
 export const BACKOFF_BASE_MS = 30 * 1000;
 export const BACKOFF_MAX_MS = 60 * 60 * 1000;
 const POLL_INTERVAL_MS = 5_000;
@@ -101,6 +105,8 @@ export interface OutboxWorkerOptions {
   probeIntervalMs?: number;
   /** How long stop() waits for deliveries in flight (default STOP_WAIT_MS). */
   stopWaitMs?: number;
+  /** How long a claim lasts without renewal (default CLAIM_MS). */
+  claimMs?: number;
   now?: () => Date;
   random?: () => number;
 }
@@ -301,7 +307,7 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
   async #claim(id: string): Promise<{ row: EmailOutboxRow; lockedUntil: string } | null> {
     const now = this.#now();
     const at = now.toISOString();
-    const lockedUntil = new Date(now.getTime() + CLAIM_MS).toISOString();
+    const lockedUntil = new Date(now.getTime() + (this.#options.claimMs ?? CLAIM_MS)).toISOString();
     const { db } = this.#options;
     const updated = await db
       .updateTable('email_outbox')
@@ -319,11 +325,50 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
     return { row, lockedUntil };
   }
 
-  async #deliver(row: EmailOutboxRow, lockedUntil: string): Promise<'sent' | 'retried' | 'failed'> {
-    const { db, logger, transport, env } = this.#options;
+  /**
+   * Renews the claim every CLAIM_MS / HEARTBEAT_SHARE while `sending` runs, each time only if it is
+   * still ours (`locked_until` unchanged); resolves with the claim's last value once the renewals
+   * have stopped, for the write that ends the delivery.
+   */
+  async #heartbeat(id: string, lockedUntil: string, sending: Promise<unknown>): Promise<string> {
+    const claimMs = this.#options.claimMs ?? CLAIM_MS;
+    let current = lockedUntil;
+    let beat = Promise.resolve();
+    const renew = async () => {
+      const next = new Date(this.#now().getTime() + claimMs).toISOString();
+      const renewed = await this.#options.db
+        .updateTable('email_outbox')
+        .set({ locked_until: next })
+        .where('id', '=', id)
+        .where('status', '=', 'sending')
+        .where('locked_until', '=', current)
+        .executeTakeFirst();
+      if (Number(renewed.numUpdatedRows) === 1) current = next;
+    };
+    const timer = setInterval(() => {
+      beat = beat.then(renew).catch((error: unknown) => this.#options.logger.warn({ outboxId: id, err: error }, 'outbox: renewing a claim failed'));
+    }, claimMs / HEARTBEAT_SHARE);
+    timer.unref();
     try {
+      await sending;
+    } catch {
+      // The delivery's own outcome is read by #deliver.
+    } finally {
+      clearInterval(timer);
+    }
+    await beat;
+    return current;
+  }
+
+  async #deliver(row: EmailOutboxRow, claimedUntil: string): Promise<'sent' | 'retried' | 'failed'> {
+    const { db, logger, transport, env } = this.#options;
+    const sending = (async () => {
       const rendered = await this.#render(row);
       await transport.send({ outboxId: row.id, to: row.recipient, from: env.MAIL_FROM, ...rendered });
+    })();
+    const lockedUntil = await this.#heartbeat(row.id, claimedUntil, sending);
+    try {
+      await sending;
     } catch (error) {
       const failure = describeFailure(error);
       const final = row.attempts >= MAX_ATTEMPTS;
