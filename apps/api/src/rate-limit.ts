@@ -37,7 +37,10 @@ export const DEFAULT_RATE_LIMITS = {
   funnelEvents: { points: 60, duration: 60, burstPoints: 30, burstDuration: 600 },
   /** Mutation.adminLogin per client IP: 5/minute (RATE_LIMIT_ADMIN_SIGN_INS_PER_MINUTE sets the 5). */
   adminLoginIp: { points: 5, duration: 60, burstPoints: 0, burstDuration: 60 },
-  /** Mutation.adminVerifySecondFactor per client IP: 10/minute (a code guess costs a sign-in besides). */
+  /**
+   * Mutation.adminVerifySecondFactor per client network (an IPv6 /64): 10/minute. Besides, per
+   * challenge and per admin in the database (auth/admin-sessions.ts, ADR 045 addendum).
+   */
   adminSecondFactorIp: { points: 10, duration: 60, burstPoints: 0, burstDuration: 60 },
   /**
    * Mutation.adminLogin per account and client IP (hashed address + IP): 10/hour. Never per

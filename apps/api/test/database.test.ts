@@ -36,6 +36,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
       // The tables each migration creates (and, undone, brings back), newest first: undoing it
       // takes exactly those away.
       const createdBy: { created: string[]; restored?: string[] }[] = [
+        { created: ['admin_second_factor_challenges'] },
         { created: ['code_signal_counts', 'code_signal_sources'], restored: ['code_signals'] },
         { created: [] }, // 0012-admin-lists: indexes only
         { created: ['privacy_erasures'] },
@@ -69,6 +70,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
       expect(names.sort()).toEqual([
         'activations',
         'admin_recovery_codes',
+        'admin_second_factor_challenges',
         'admin_security_policy',
         'admin_sessions',
         'admin_users',

@@ -114,6 +114,20 @@ interface AdminUsersTable {
   totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
   password_changed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   disabled_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Wrong second-factor codes since `second_factor_failures_since` (ADR 045, addendum). */
+  second_factor_failures: ColumnType<number, number | undefined, number>;
+  second_factor_failures_since: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+/** A challenge of the password step: five attempts, redeemed once (ADR 045, addendum). */
+interface AdminSecondFactorChallengesTable {
+  /** The challenge token's `jti`. */
+  id: string;
+  admin_user_id: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  redeemed_at: Timestamp | null;
 }
 
 /** Single-use recovery codes of an admin's second factor; only their SHA-256 is stored. */
@@ -370,6 +384,7 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   admin_users: AdminUsersTable;
   admin_recovery_codes: AdminRecoveryCodesTable;
+  admin_second_factor_challenges: AdminSecondFactorChallengesTable;
   admin_security_policy: AdminSecurityPolicyTable;
   audit_log: AuditLogTable;
   feature_overrides: FeatureOverridesTable;

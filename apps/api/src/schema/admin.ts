@@ -4,7 +4,7 @@ import { GraphQLError } from 'graphql';
 import type { ApiContext } from '../context.ts';
 import { ADMIN_LOGIN_SLOWDOWN_MS, enforceRateLimit } from '../rate-limit.ts';
 import { loginAdmin, revokeAdminSession, verifySecondFactor } from '../auth/admin-sessions.ts';
-import type { AdminSessionInfo, SignInResult } from '../auth/admin-sessions.ts';
+import type { AdminSessionInfo, RefusalReason, SignInResult } from '../auth/admin-sessions.ts';
 import { ADMIN_PERMISSIONS, ADMIN_ROLES, can } from '@velvet/validation/admin';
 import type { AdminPermission, AdminRole } from '@velvet/validation/admin';
 import { recordAudit } from '../domain/audit-log.ts';
@@ -126,22 +126,25 @@ builder.mutationField('adminVerifySecondFactor', (t) =>
     type: AdminLoginPayloadRef,
     description:
       'The second step of signing in: the challenge of adminLogin with a 6-digit code of the authenticator app (each code ' +
-      'is good once) or a recovery code (spent with it). INVALID_SECOND_FACTOR, or SECOND_FACTOR_EXPIRED (sign in again). ' +
-      'Rate limited per client IP (10/minute) and per challenge (10).',
+      'is good once) or a recovery code (spent with it); a challenge gives one session. INVALID_SECOND_FACTOR; ' +
+      'SECOND_FACTOR_EXPIRED (sign in again); SECOND_FACTOR_ATTEMPTS_EXHAUSTED after a challenge\'s fifth wrong code (sign ' +
+      'in again); SECOND_FACTOR_LOCKED after ten wrong codes of the admin in 15 minutes (until those 15 minutes end). ' +
+      'Rate limited per client network (10/minute; an IPv6 /64 is one client).',
     args: { challenge: t.arg.string({ required: true }), code: t.arg.string({ required: true }) },
     resolve: async (_root, { challenge, code }, ctx) => {
-      await enforceRateLimit(ctx.limiters.adminSecondFactorIp, ctx.requestIp);
-      // Per challenge too: ten guesses, then the password again.
-      await enforceRateLimit(ctx.limiters.adminLoginAccountIp, `${emailKey(challenge)}:${ctx.requestIp}`);
+      // Per network: an IPv6 client has a /64 of addresses. Per challenge and per admin: verifySecondFactor.
+      await enforceRateLimit(ctx.limiters.adminSecondFactorIp, ctx.requestNetwork);
       const result = await verifySecondFactor({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now }, { challenge, code });
       return signInAnswer(ctx, result, null);
     },
   }),
 );
 
-const SECOND_FACTOR_ERRORS: Record<'challenge' | 'second-factor', UserError> = {
+const SECOND_FACTOR_ERRORS: Record<Exclude<RefusalReason, 'credentials'>, UserError> = {
   challenge: { code: 'SECOND_FACTOR_EXPIRED', field: null, messageId: 'admin.secondFactor.expired' },
   'second-factor': { code: 'INVALID_SECOND_FACTOR', field: 'code', messageId: 'admin.secondFactor.invalid' },
+  'attempts-exhausted': { code: 'SECOND_FACTOR_ATTEMPTS_EXHAUSTED', field: null, messageId: 'admin.secondFactor.tooManyAttempts' },
+  locked: { code: 'SECOND_FACTOR_LOCKED', field: null, messageId: 'admin.secondFactor.locked' },
 };
 
 /** The payload of either sign-in step, with its audit record. */

@@ -54,6 +54,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   return signedIn({ request, context }, token);
 }
 
+/** The second step's refusals after which the password is asked again. */
+const SIGN_IN_AGAIN = new Set<string>(['SECOND_FACTOR_EXPIRED', 'SECOND_FACTOR_ATTEMPTS_EXHAUSTED', 'SECOND_FACTOR_LOCKED']);
+
 /** The second step: the authenticator's code (or a recovery code) redeems the password step's challenge. */
 async function secondStep({ request, context }: Pick<Route.ActionArgs, 'request' | 'context'>, formData: FormData) {
   const submission = parseWithZod(formData, { schema: adminSecondFactorForm });
@@ -69,9 +72,11 @@ async function secondStep({ request, context }: Pick<Route.ActionArgs, 'request'
   if (!result.ok) return again({ notice: apiFailureMessage(result.error) });
   const { token, userErrors } = result.data.adminVerifySecondFactor;
   if (token) return signedIn({ request, context }, token);
-  // Too late, or the password changed meanwhile: back to the password step, with the reason.
-  if (userErrors.some((e) => e.code === 'SECOND_FACTOR_EXPIRED')) {
-    return { result: submission.reply({ formErrors: ['admin.secondFactor.expired'], resetForm: true }), notice: null, attempt: crypto.randomUUID() };
+  // The challenge is dead — too late, the password changed meanwhile, five wrong codes, or too many
+  // wrong codes lately: back to the password step, with the reason.
+  const restart = userErrors.find((e) => SIGN_IN_AGAIN.has(e.code));
+  if (restart) {
+    return { result: submission.reply({ formErrors: [restart.messageId], resetForm: true }), notice: null, attempt: crypto.randomUUID() };
   }
   return again({ fieldErrors: { code: userErrors.length ? userErrors.map((e) => e.messageId) : ['admin.secondFactor.invalid'] } });
 }

@@ -12,6 +12,7 @@ import { waitlistAdmissionMigration } from './0010-waitlist-admission.ts';
 import { memberLookupAndErasureMigration } from './0011-member-lookup-and-erasure.ts';
 import { adminListsMigration } from './0012-admin-lists.ts';
 import { codeSignalCountsMigration } from './0013-code-signal-counts.ts';
+import { secondFactorAttemptsMigration } from './0014-second-factor-attempts.ts';
 
 /**
  * Every migration, by name, in order. A static object rather than a folder scan:
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011-member-lookup-and-erasure': memberLookupAndErasureMigration,
   '0012-admin-lists': adminListsMigration,
   '0013-code-signal-counts': codeSignalCountsMigration,
+  '0014-second-factor-attempts': secondFactorAttemptsMigration,
 };
