@@ -246,7 +246,7 @@ describe('a request that names the site unusably (issue 18 §1, §7)', () => {
   }
 
   it('answers an unusable Host, X-Forwarded-Host or Origin with the 400 page in the visitor’s language, reporting nothing', async () => {
-    const heads = [{ host: 'a<b' }, { host: 'a b' }, { host: '^' }, { host: 'a/b' }, { 'x-forwarded-host': 'a<b' }, { 'x-forwarded-host': 'ok.example, a|b' }, { origin: 'no url' }];
+    const heads: Record<string, string>[] = [{ host: 'a<b' }, { host: 'a b' }, { host: '^' }, { host: 'a/b' }, { 'x-forwarded-host': 'a<b' }, { 'x-forwarded-host': 'ok.example, a|b' }, { origin: 'no url' }];
     for (const head of heads) {
       const answer = await send('/de/membership-interest/apply', head);
       expect({ head, status: answer.status }).toEqual({ head, status: 400 });

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constants, deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
-import { filePayload } from '@velvet/features/definitions';
+import { filePayload, type ExperimentRule, type FeaturePayload } from '@velvet/features/definitions';
 import { loadFeatureFile } from '@velvet/features/file';
 import { RouterContextProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -70,13 +70,8 @@ describe('which pages the cache may answer', () => {
 
   it('never hands a visitor outside an experiment the page of one in its control arm (issue 18 §5)', async () => {
     // Half the visitors in an experiment whose two arms show what everyone else sees: the values alone cannot tell them apart.
-    const experiment = {
-      ...payload,
-      features: {
-        ...payload.features,
-        'same-copy': { defaultValue: 'a', rules: [{ key: 'same-copy-test', variations: ['a', 'a'], weights: [0.5, 0.5], coverage: 0.5, hashAttribute: 'acqAnonymousId' }] },
-      },
-    };
+    const rule: ExperimentRule = { key: 'same-copy-test', variations: ['a', 'a'], weights: [0.5, 0.5], coverage: 0.5, hashAttribute: 'acqAnonymousId', hashVersion: 2 };
+    const experiment: FeaturePayload = { ...payload, features: { ...payload.features, 'same-copy': { defaultValue: 'a', rules: [rule] } } };
     const seen = new Map<string, string>();
     for (let visitor = 0; visitor < 60; visitor++) {
       const provider = context({ features: { clientKey: 'sdk-velvet-rope', payload: () => Promise.resolve(experiment) } });
