@@ -4,26 +4,14 @@
  * again while the other keeps serving.
  */
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../packages/i18n/catalogs/en.json' with { type: 'json' };
+import { sendWithHeaders } from '../../apps/api/test/support/hostile-input.ts';
 import { ROOT, childrenOf, dataDir, eventually, freePort, missingBuild, run, status, type Running } from './support.ts';
 
 const GENERIC = en['error.generic'];
 const INVITED = en['landing.headline.default'].replace('{inviterName}', 'Sophie');
-
-/** A GET with headers `fetch` will not send as written (Host): node:http, the Host header ours alone. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { headers, setHost: !('host' in headers) }, (response) => {
-      let body = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on('error', reject).end();
-  });
-}
 
 /** What a page shows: its markup without scripts (the client catalog holds every message). */
 async function shown(url: string): Promise<{ status: number; text: string }> {
@@ -111,12 +99,12 @@ describe('npm start', () => {
     ];
     for (const head of heads) {
       for (const [base, path] of [[web, '/'], [web, '/de?rc=WELCOME2026'], [api, '/graphql']] as const) {
-        const answer = await rawGet(`${base}${path}`, head);
+        const answer = await sendWithHeaders(`${base}${path}`, { method: 'GET', headers: head });
         expect({ head, path, status: answer.status }).toEqual({ head, path, status: 400 });
         expect(answer.body).not.toMatch(/\bat \S+ \(|node_modules|\/work\//);
       }
     }
-    expect(await rawGet(`${web}/de`, { host: 'a<b' })).toMatchObject({ status: 400, body: expect.stringContaining('lang="de"') as unknown });
+    expect(await sendWithHeaders(`${web}/de`, { method: 'GET', headers: { host: 'a<b' } })).toMatchObject({ status: 400, body: expect.stringContaining('lang="de"') as unknown });
     // The same programs still serve: nothing exited.
     expect(await status(`${web}/`)).toBe(200);
     expect(await status(`${api}/health`)).toBe(200);

@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { catalogs } from '@velvet/i18n/catalogs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../server/app.ts';
+import { sendWithHeaders } from '../../api/test/support/hostile-input.ts';
 import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 
 let web: TestWebServer;
@@ -233,17 +234,8 @@ describe('a request that names the site unusably (issue 18 §1, §7)', () => {
     await guarded?.close();
   });
 
-  /** A request with exactly these headers (fetch would write Host itself). */
-  function send(path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<{ status: number; body: string }> {
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(`${guarded.url}${path}`, { method, headers, setHost: !('host' in headers) }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
-      req.on('error', reject).end(body);
-    });
-  }
+  const send = (path: string, headers: Record<string, string>, method = 'GET', body?: string) =>
+    sendWithHeaders(`${guarded.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
 
   it('answers an unusable Host, X-Forwarded-Host or Origin with the 400 page in the visitor’s language, reporting nothing', async () => {
     const heads: Record<string, string>[] = [{ host: 'a<b' }, { host: 'a b' }, { host: '^' }, { host: 'a/b' }, { 'x-forwarded-host': 'a<b' }, { 'x-forwarded-host': 'ok.example, a|b' }, { origin: 'no url' }];
