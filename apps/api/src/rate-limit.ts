@@ -81,6 +81,12 @@ type RateLimitOutcome = { allowed: true; used: number } | { allowed: false; retr
 
 export interface RateLimiter {
   consume(key: string): Promise<RateLimitOutcome>;
+  /**
+   * Deletes what is counted for `key`, in Redis and in this process's memory (the insurance
+   * limiter too): an erased person's mailbox-keyed entries go with their data (ADR 048). Rejects
+   * when Redis cannot be reached, so the caller can say the deletion did not happen.
+   */
+  forget(key: string): Promise<void>;
 }
 
 export interface RateLimiters extends Record<RateLimitName, RateLimiter> {
@@ -141,18 +147,23 @@ export function createRateLimiters(
 
   const build = (name: RateLimitName): RateLimiter => {
     const rule = rules[name];
+    // Every store a key of this limit may be counted in (the burst's too): what forget() clears.
+    const memories: RateLimiterMemory[] = [];
+    const redisKeys: ((key: string) => string)[] = [];
     const make = (suffix: string, points: number, duration: number) => {
       const memory = new RateLimiterMemory({ keyPrefix: `${keyPrefix}:${name}${suffix}`, points, duration });
-      return redis
-        ? new RateLimiterRedis({
-            storeClient: redis,
-            keyPrefix: `${keyPrefix}:${name}${suffix}`,
-            points,
-            duration,
-            rejectIfRedisNotReady: true,
-            insuranceLimiter: memory,
-          })
-        : memory;
+      memories.push(memory);
+      if (!redis) return memory;
+      const remote = new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${keyPrefix}:${name}${suffix}`,
+        points,
+        duration,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: memory,
+      });
+      redisKeys.push((key) => remote.getKey(key));
+      return remote;
     };
     const limiter =
       rule.burstPoints > 0
@@ -169,6 +180,12 @@ export function createRateLimiters(
           }
           throw rejection;
         }
+      },
+      async forget(key) {
+        // Redis itself, not the library's delete: that one falls back to the insurance limiter
+        // on an error and resolves, leaving the Redis entry behind without a word.
+        if (redis && redisKeys.length > 0) await redis.del(...redisKeys.map((redisKey) => redisKey(key)));
+        await Promise.all(memories.map((memory) => memory.delete(key)));
       },
     };
   };

@@ -12,8 +12,10 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/connect.ts';
 import { createAdminUser } from '../src/services/create-admin-user.ts';
 import { startAdmissionJob } from '../src/jobs/admission.ts';
+import { privacySubject } from '../src/domain/privacy-subject.ts';
 import { admitWithinCapacity, setCapacity, startRelease, workReleases } from '../src/services/waitlist-admission.ts';
 import { ENGINES, engineApi } from './support/engines.ts';
+import { TEST_SECRET } from './support/env.ts';
 import { graphql } from './support/graphql.ts';
 import { insertApplication, insertWaitlistEntry } from './support/invitations.ts';
 import { insertMember } from './support/factories.ts';
@@ -86,6 +88,8 @@ describe.each(ENGINES)('waiting list and applicants on %s', (engine) => {
     const other = engine === 'postgres' ? database.connectAgain() : null;
     return { db: other?.db ?? database.db, close: () => other?.close() ?? Promise.resolve() };
   };
+  /** What the admission's services need: the database, and the secret of the audit log's pseudonyms. */
+  const admission = (db: Db = database.db) => ({ db, secret: TEST_SECRET });
   const auditOf = (action: string) =>
     database.db.selectFrom('audit_log').select(['actor_email', 'target', 'details']).where('action', '=', action).orderBy('seq').execute();
 
@@ -164,7 +168,8 @@ describe.each(ENGINES)('waiting list and applicants on %s', (engine) => {
     expect(again.data!.waitlistInvite).toEqual({ invited: [], userErrors: [{ code: 'ALREADY_INVITED', field: a!.id, messageId: 'admin.waitlist.error.alreadyInvited' }] });
     expect((await outboxRecipients()).sort()).toEqual([a!.email, b!.email].sort());
     const audit = await auditOf('waitlist.invited');
-    expect(audit.filter((r) => r.actor_email === operator.email).map((r) => r.target)).toEqual([a!.email, b!.email]);
+    // Named by their pseudonym, never the address (ADR 048).
+    expect(audit.filter((r) => r.actor_email === operator.email).map((r) => r.target)).toEqual([privacySubject(a!.email, TEST_SECRET), privacySubject(b!.email, TEST_SECRET)]);
     expect(JSON.parse(audit[0]!.details)).toMatchObject({ before: { invitedAt: null }, after: { invitedAt: expect.any(String) } });
 
     const empty = await call<{ waitlistInvite: { userErrors: UserError[] } }>(INVITE, operator.token, { ids: [] });
@@ -180,7 +185,7 @@ describe.each(ENGINES)('waiting list and applicants on %s', (engine) => {
     expect(done.data!.applicantsSelect.invited).toEqual([applicant]);
     expect((await call<{ applicants: { entries: Entry[] } }>(APPLICANTS, operator.token, { status: 'OPEN' })).data!.applicants.entries).toEqual([]);
     expect(await outboxRecipients()).toEqual([applicant]);
-    expect((await auditOf('applicants.selected')).map((r) => r.target)).toContain(applicant);
+    expect((await auditOf('applicants.selected')).map((r) => r.target)).toContain(privacySubject(applicant, TEST_SECRET));
   });
 
   it('refuses bad input with a translated message and changes nothing', async () => {
@@ -209,13 +214,13 @@ describe.each(ENGINES)('waiting list and applicants on %s', (engine) => {
     const progress = await call<{ waitlistAdmission: { releases: (Release & { actorEmail: string })[] } }>(ADMISSION, operator.token);
     expect(progress.data!.waitlistAdmission.releases[0]).toMatchObject({ requested: 120, invited: 50, running: true, actorEmail: operator.email });
 
-    await workReleases(database.db);
+    await workReleases(admission());
     const finished = await call<{ waitlistAdmission: { releases: Release[]; admittedToday: number } }>(ADMISSION, operator.token);
     expect(finished.data!.waitlistAdmission.releases[0]).toMatchObject({ requested: 120, invited: 120, running: false });
     expect(await invitedEmails()).toEqual(emails.slice(0, 120));
     expect((await outboxRecipients()).length).toBe(120);
     // Working it again (a restart, another instance) changes nothing.
-    await workReleases(database.db);
+    await workReleases(admission());
     expect((await outboxRecipients()).length).toBe(120);
 
     // More than are left: it ends when nobody is waiting.
@@ -234,7 +239,7 @@ describe.each(ENGINES)('waiting list and applicants on %s', (engine) => {
     expect(one.ok && two.ok).toBe(true);
     const other = secondInstance();
     try {
-      await Promise.all([workReleases(database.db), workReleases(other.db), workReleases(database.db)]);
+      await Promise.all([workReleases(admission()), workReleases(admission(other.db)), workReleases(admission())]);
     } finally {
       await other.close();
     }
@@ -260,8 +265,8 @@ describe.each(ENGINES)('waiting list and applicants on %s', (engine) => {
     const morning = new Date('2026-11-24T06:00:00.000Z');
     // Two invited by hand this morning count against today's capacity.
     await database.db.updateTable('waitlist_entries').set({ invited_at: '2026-11-24T00:30:00.000Z' }).where('email', 'in', [emails[10]!, emails[11]!]).execute();
-    expect(await admitWithinCapacity(database.db, morning)).toBe(3);
-    expect(await admitWithinCapacity(database.db, new Date('2026-11-24T23:59:59.000Z'))).toBe(0);
+    expect(await admitWithinCapacity(admission(), morning)).toBe(3);
+    expect(await admitWithinCapacity(admission(), new Date('2026-11-24T23:59:59.000Z'))).toBe(0);
     expect((await invitedEmails()).slice(0, 3)).toEqual(emails.slice(0, 3));
 
     // The next day, two instances at once: five more, not ten.
@@ -269,7 +274,7 @@ describe.each(ENGINES)('waiting list and applicants on %s', (engine) => {
     const nextDay = new Date('2026-11-25T00:01:00.000Z');
     let admitted: number[];
     try {
-      admitted = await Promise.all([admitWithinCapacity(database.db, nextDay, 2), admitWithinCapacity(other.db, nextDay, 2)]);
+      admitted = await Promise.all([admitWithinCapacity(admission(), nextDay, 2), admitWithinCapacity(admission(other.db), nextDay, 2)]);
     } finally {
       await other.close();
     }
@@ -279,7 +284,7 @@ describe.each(ENGINES)('waiting list and applicants on %s', (engine) => {
     expect(auto.filter((r) => r.actor_email === null).length).toBeGreaterThanOrEqual(8);
     // Off: nothing more.
     await call(CAPACITY, operator.token, { dailyLimit: 0 });
-    expect(await admitWithinCapacity(database.db, new Date('2026-11-26T00:01:00.000Z'))).toBe(0);
+    expect(await admitWithinCapacity(admission(), new Date('2026-11-26T00:01:00.000Z'))).toBe(0);
   });
 
   it('runs in the background of every instance: the job finishes an interrupted release and fills the capacity', async () => {
@@ -291,14 +296,14 @@ describe.each(ENGINES)('waiting list and applicants on %s', (engine) => {
     await setCapacity({ db: database.db }, actor, 70);
     const logger = { info: () => undefined, error: (fields: object) => expect.fail(JSON.stringify(fields)) };
     // First only the releases (as after a restart): the interrupted one is finished.
-    const releasesOnly = startAdmissionJob({ db: database.db, logger, releaseIntervalMs: 5, capacityIntervalMs: 3_600_000 });
+    const releasesOnly = startAdmissionJob({ ...admission(), logger, releaseIntervalMs: 5, capacityIntervalMs: 3_600_000 });
     try {
       await expect.poll(async () => (await invitedEmails()).length).toBe(60);
     } finally {
       await releasesOnly.stop();
     }
     // Then both loops, as an instance runs them: the capacity adds what today still has room for.
-    const job = startAdmissionJob({ db: database.db, logger, releaseIntervalMs: 5, capacityIntervalMs: 5 });
+    const job = startAdmissionJob({ ...admission(), logger, releaseIntervalMs: 5, capacityIntervalMs: 5 });
     try {
       await expect.poll(async () => (await invitedEmails()).length).toBe(70);
       // And not one more, however often it passes.
@@ -323,7 +328,7 @@ describe.each(ENGINES)('waiting list and applicants on %s', (engine) => {
     const now = new Date();
     let admitted: number;
     try {
-      [, admitted] = await Promise.all([workReleases(database.db), admitWithinCapacity(other.db, now, 5)]);
+      [, admitted] = await Promise.all([workReleases(admission()), admitWithinCapacity(admission(other.db), now, 5)]);
     } finally {
       await other.close();
     }
@@ -333,6 +338,6 @@ describe.each(ENGINES)('waiting list and applicants on %s', (engine) => {
     expect(admitted).toBeLessThanOrEqual(30);
     expect((await invitedEmails()).length).toBe(40 + admitted);
     expect(new Set(await outboxRecipients()).size).toBe(40 + admitted);
-    expect(await admitWithinCapacity(database.db, now)).toBe(0);
+    expect(await admitWithinCapacity(admission(), now)).toBe(0);
   });
 });

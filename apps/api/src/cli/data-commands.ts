@@ -37,7 +37,7 @@ export function addDataCommands(program: Command): void {
       const env = loadEnv();
       const database = connectDatabase(env.DATABASE_URL);
       try {
-        const { applied } = await migrateToLatest(database.db);
+        const { applied } = await migrateToLatest(database.db, { secret: env.APP_SECRET });
         console.log(applied.length === 0 ? 'database already up to date' : `applied: ${applied.join(', ')}`);
       } finally {
         await database.close();

@@ -78,7 +78,7 @@ export async function withDatabase<T>(work: (db: Db, env: Env) => Promise<T>): P
   const env = loadEnv();
   const database = connectDatabase(env.DATABASE_URL);
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, { secret: env.APP_SECRET });
     return await work(database.db, env);
   } finally {
     await database.close();

@@ -2,7 +2,8 @@ import { PostgresAdapter, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { MigrationResult } from 'kysely/migration';
 import type { Db } from './connect.ts';
-import { migrations } from './migrations/registry.ts';
+import { migrationsFor } from './migrations/registry.ts';
+import type { MigrationContext } from './migrations/registry.ts';
 
 export interface MigrateOutcome {
   /** Names of the migrations applied by this call (empty when already up to date). */
@@ -14,16 +15,20 @@ export interface MigrateOutcome {
  * explicitly, because Kysely otherwise looks for its lock table in every schema and,
  * finding another schema's, skips creating its own (seen with parallel test schemas).
  */
-async function migrator(db: Db): Promise<Migrator> {
-  const provider = { getMigrations: async () => migrations };
+async function migrator(db: Db, context: MigrationContext = {}): Promise<Migrator> {
+  const provider = { getMigrations: async () => migrationsFor(context) };
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return new Migrator({ db, provider });
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return new Migrator({ db, provider, migrationTableSchema: rows[0]?.schema ?? 'public' });
 }
 
-/** Brings the schema to the newest version. Safe to run on every start; a no-op when current. */
-export async function migrateToLatest(db: Db): Promise<MigrateOutcome> {
-  const { error, results } = await (await migrator(db)).migrateToLatest();
+/**
+ * Brings the schema to the newest version. Safe to run on every start; a no-op when current.
+ * `secret` (APP_SECRET): 0015 turns addresses in older audit entries into pseudonyms with it, and
+ * refuses to run without it when there are any (a fresh database needs none).
+ */
+export async function migrateToLatest(db: Db, context: MigrationContext = {}): Promise<MigrateOutcome> {
+  const { error, results } = await (await migrator(db, context)).migrateToLatest();
   return finish(error, results);
 }
 

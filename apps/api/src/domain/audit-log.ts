@@ -1,7 +1,8 @@
 /**
  * The audit log (issue 13, ADR 045): every admin action, sign-in and failed sign-in, written in
  * the same transaction as the change it records, so a change without its record (or a record
- * without its change) cannot happen. Append-only: the database refuses UPDATE and DELETE.
+ * without its change) cannot happen. Append-only: the database refuses UPDATE and DELETE, and an
+ * INSERT that would replace an entry (SQLite's REPLACE, an upsert on either engine; migration 0015).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -26,12 +27,23 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
+/**
+ * Whether `action` may name its target by an address: only those about an admin account (staff
+ * accounts, not the people ADR 048 erases). Everyone else is named by their pseudonym
+ * (domain/privacy-subject.ts): the log cannot be erased, so an address written here would outlive
+ * the person's erasure.
+ */
+const targetMayBeAnAddress = (action: AuditAction) => action.startsWith('admin.');
+
 export async function recordAudit(
   db: Kysely<Database>,
   actor: AuditActor,
   entry: { action: AuditAction; target?: string | null; details?: Record<string, unknown> },
   now: Date,
 ): Promise<void> {
+  if (entry.target?.includes('@') && !targetMayBeAnAddress(entry.action)) {
+    throw new Error(`audit log: ${entry.action} names a person by their pseudonym, never by an address (ADR 048)`);
+  }
   await db
     .insertInto('audit_log')
     .values({

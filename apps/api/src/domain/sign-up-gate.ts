@@ -11,6 +11,7 @@
  * everyone together that a network's first sign-up of the hour is never held to — and beyond it
  * is told RATE_LIMITED, honestly, like any per-address limit.
  */
+import { PROOF_OF_WORK_FORMS } from '@velvet/validation/sign-up-guard-fields';
 import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import type { Logger } from '../logger.ts';
 import { enforceRateLimit } from '../rate-limit.ts';
@@ -24,6 +25,17 @@ interface SignUpSubmission {
   proofOfWork: string | null | undefined;
   /** A signed single-use invitation link: no proof of work asked. */
   exempt?: boolean;
+}
+
+/** The mailbox limit's key: one count per form and mailbox (however the address is spelled). */
+const signUpMailboxKey = (form: ProofOfWorkForm, email: string) => `${form}:${mailboxOf(email)}`;
+
+/**
+ * Forgets the mailbox limit's counts of this address on every form (an erasure, ADR 048): they
+ * are keyed by the mailbox, so they would otherwise outlive the person's data by up to an hour.
+ */
+export async function forgetMailbox(limiters: Pick<RateLimiters, 'signUpMailbox'>, email: string): Promise<void> {
+  await Promise.all(PROOF_OF_WORK_FORMS.map((form) => limiters.signUpMailbox.forget(signUpMailboxKey(form, email))));
 }
 
 export interface SignUpGate {
@@ -57,7 +69,7 @@ export function createSignUpGate(deps: {
         if (!proof.ok) return refuse(`proof of work ${proof.reason}`);
         if (!(await deps.limiters.proofOfWorkReplay.consume(proof.signature)).allowed) return refuse('proof of work used before');
       }
-      if (!(await deps.limiters.signUpMailbox.consume(`${form}:${mailboxOf(submission.email)}`)).allowed) return refuse('mailbox limit');
+      if (!(await deps.limiters.signUpMailbox.consume(signUpMailboxKey(form, submission.email))).allowed) return refuse('mailbox limit');
       return true;
     },
   };

@@ -10,6 +10,8 @@ import { admitWithinCapacity, workReleases } from '../services/waitlist-admissio
 
 export interface AdmissionJobOptions {
   db: Db;
+  /** APP_SECRET: the audit log names an invited person by a pseudonym of the address (ADR 048). */
+  secret: string;
   logger: { info(fields: object, message: string): void; error(fields: object, message: string): void };
   /** Releases are looked for this often (default 2 s). */
   releaseIntervalMs?: number;
@@ -45,10 +47,10 @@ export function startAdmissionJob(options: AdmissionJobOptions): { stop(): Promi
     schedule();
   };
   loop(options.releaseIntervalMs ?? 2_000, async () => {
-    if ((await workReleases(options.db, now)) > 0) options.onEmailsQueued?.();
+    if ((await workReleases(options, now)) > 0) options.onEmailsQueued?.();
   });
   loop(options.capacityIntervalMs ?? 60_000, async () => {
-    const admitted = await admitWithinCapacity(options.db, now());
+    const admitted = await admitWithinCapacity(options, now());
     if (admitted === 0) return;
     options.logger.info({ admitted }, 'admission: invited within the daily capacity');
     options.onEmailsQueued?.();

@@ -15,7 +15,7 @@ import { actorOf, requireAdmin } from './admin.ts';
 import { builder } from './builder.ts';
 import { UserErrorRef } from './user-errors.ts';
 
-const deps = (ctx: ApiContext) => ({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now, outboxSignal: ctx.outboxSignal });
+const deps = (ctx: ApiContext) => ({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now, outboxSignal: ctx.outboxSignal, limiters: ctx.limiters });
 /** No address is longer (RFC 5321); a longer input is refused by the schema after this cut. */
 const bounded = (email: string) => email.slice(0, 320);
 

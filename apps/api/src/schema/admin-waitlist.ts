@@ -176,7 +176,7 @@ builder.queryField('waitlistAdmission', (t) =>
   }),
 );
 
-const deps = (ctx: ApiContext) => ({ db: ctx.db, now: ctx.now });
+const deps = (ctx: ApiContext) => ({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now });
 
 builder.mutationField('waitlistInvite', (t) =>
   t.field({
@@ -218,7 +218,7 @@ builder.mutationField('waitlistRelease', (t) =>
       const session = await requireAdmin(ctx, 'waitlist.manage');
       const outcome = await startRelease(deps(ctx), actorOf(ctx, session), count);
       if (!outcome.ok) return answer<Release>(outcome);
-      await workReleaseChunk(ctx.db, outcome.value.id, ctx.now);
+      await workReleaseChunk(deps(ctx), outcome.value.id, ctx.now);
       ctx.outboxSignal.notify();
       const release: Release = (await readRelease(ctx.db, outcome.value.id)) ?? outcome.value;
       return answer({ ok: true, value: release });

@@ -20,12 +20,17 @@ import { lockRow } from '../db/lock.ts';
 import { recordAudit } from '../domain/audit-log.ts';
 import type { AuditActor } from '../domain/audit-log.ts';
 import { privacySubject } from '../domain/privacy-subject.ts';
+import { forgetMailbox } from '../domain/sign-up-gate.ts';
+import type { RateLimiters } from '../rate-limit.ts';
 import { normalizedAddress, recordOf } from './look-up-member.ts';
+import type { HeldSubmission } from './registration/hold-registration.ts';
 
 export interface PrivacyDeps {
   db: Db;
   secret: string;
   now: Date;
+  /** The mailbox limit's counts of an address (Redis or memory) go with an erasure. */
+  limiters: Pick<RateLimiters, 'signUpMailbox'>;
 }
 
 export type PrivacyOutcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };
@@ -41,6 +46,20 @@ export const KEPT_AFTER_DELETION =
 
 /** Outbox payload keys that are secrets (sealed links and tokens): never exported. */
 const isSecretKey = (key: string) => key.startsWith('sealed');
+
+/**
+ * A held registration's stored submission, as kept (`HeldSubmission`): the form as the person
+ * sent it — names, gender, country, newsletter, the terms and data-policy versions accepted,
+ * language — and, after a social sign-in, what the provider said. The proof of work was never
+ * kept. Text that is not JSON is handed over as it is stored.
+ */
+function heldSubmissionOf(stored: string): HeldSubmission | { stored: string } {
+  try {
+    return JSON.parse(stored) as HeldSubmission;
+  } catch {
+    return { stored };
+  }
+}
 
 function payloadWithoutSecrets(payload: string): Record<string, unknown> {
   try {
@@ -63,7 +82,14 @@ export async function exportPersonalData(
   const record = await recordOf(deps, email);
   if (!record) return { ok: false, userErrors: [NOTHING_FOUND] };
   const memberId = record.registration?.id ?? null;
-  const [emails, ownCodes, voucher, preferences, identities] = await Promise.all([
+  const [held, emails, ownCodes, voucher, preferences, identities] = await Promise.all([
+    db
+      .selectFrom('held_registrations as h')
+      .innerJoin('registration_codes as rc', 'rc.id', 'h.registration_code_id')
+      .select(['rc.code', 'h.created_at', 'h.language', 'h.submission'])
+      .where('h.email', '=', email)
+      .orderBy('h.created_at', 'desc')
+      .execute(),
     db
       .selectFrom('email_outbox')
       .select(['template', 'locale', 'status', 'attempts', 'created_at', 'sent_at', 'payload'])
@@ -107,7 +133,7 @@ export async function exportPersonalData(
           socialSignIns: identities.map((i) => ({ provider: i.provider, createdAt: i.created_at })),
         }
       : null,
-    heldRegistrations: record.heldRegistrations,
+    heldRegistrations: held.map((h) => ({ code: h.code, createdAt: h.created_at, language: h.language, submission: heldSubmissionOf(h.submission) })),
     waitingList: record.waitlist,
     application: record.application,
     consentRecords: record.registration?.consents ?? [],
@@ -178,6 +204,9 @@ export async function erasePersonalData(deps: PrivacyDeps, actor: AuditActor, in
   const { email } = address;
   const reference = privacySubject(email, deps.secret);
   const at = deps.now.toISOString();
+  // First, so that a Redis that cannot be reached stops the erasure before anything is deleted
+  // (the admin tries again) rather than after the rows went, with the counts left behind.
+  await forgetMailbox(deps.limiters, email);
   return deps.db.transaction().execute(async (trx): Promise<PrivacyOutcome<ErasureReceipt>> => {
     const member = await trx.selectFrom('members').select(['id']).where('email', '=', email).executeTakeFirst();
     if (member) await lockRow(trx, 'members', member.id);

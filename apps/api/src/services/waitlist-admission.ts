@@ -25,6 +25,7 @@ import { lockRow } from '../db/lock.ts';
 import type { Database } from '../db/schema.ts';
 import { recordAudit } from '../domain/audit-log.ts';
 import type { AuditActor } from '../domain/audit-log.ts';
+import { privacySubject } from '../domain/privacy-subject.ts';
 import { ensureSystemInviter, inviteWaitlistEntry, selectApplication, uninvitedCandidates, withFreshCode } from './personal-invitations.ts';
 import type { EntryRefusal } from './personal-invitations.ts';
 
@@ -35,6 +36,16 @@ const RELEASE_CHUNK = 50;
 const DAY_MS = 86_400_000;
 /** Above every character: `prefix … prefix + MAX` is the range of addresses beginning with prefix. */
 const MAX_CHAR = '\u{10FFFF}';
+
+/**
+ * What inviting needs besides the database: APP_SECRET, for the pseudonym the audit log names an
+ * invited person by (ADR 048) — the log is append-only, so an address written there could never
+ * be erased.
+ */
+interface AdmissionDeps {
+  db: Db;
+  secret: string;
+}
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };
 const refused = (code: UserError['code'], messageId: string, field: string | null = null): Outcome<never> => ({
@@ -197,7 +208,7 @@ const REFUSAL_MESSAGES: Record<EntryRefusal, string> = {
 
 /** Invites these waiting-list entries (or selects these applicants), one transaction and one audit record each. */
 export async function inviteSelected(
-  deps: { db: Db; now?: Date },
+  deps: AdmissionDeps & { now?: Date },
   actor: AuditActor,
   list: 'waitlist' | 'applicants',
   rawIds: unknown,
@@ -213,12 +224,13 @@ export async function inviteSelected(
       const done = list === 'waitlist' ? await inviteWaitlistEntry(trx, id, inviterId, now) : await selectApplication(trx, id, inviterId, now);
       if (done.ok) {
         const at = now.toISOString();
+        const target = privacySubject(done.invitation.email, deps.secret);
         await recordAudit(
           trx,
           actor,
           list === 'waitlist'
-            ? { action: 'waitlist.invited', target: done.invitation.email, details: { before: { invitedAt: null }, after: { invitedAt: at } } }
-            : { action: 'applicants.selected', target: done.invitation.email, details: { before: { selectedAt: null }, after: { selectedAt: at } } },
+            ? { action: 'waitlist.invited', target, details: { before: { invitedAt: null }, after: { invitedAt: at } } }
+            : { action: 'applicants.selected', target, details: { before: { selectedAt: null }, after: { selectedAt: at } } },
           now,
         );
       }
@@ -298,8 +310,14 @@ export async function recentReleases(db: Kysely<Database>): Promise<Release[]> {
   return [...running, ...done].map(releaseOf);
 }
 
-/** Invites up to `room` of the earliest waiting entries inside `trx`; audits each under `actor`. */
-async function inviteNext(trx: Transaction<Database>, actor: AuditActor, room: number, now: Date, audit: { action: 'waitlist.invited' | 'waitlist.admitted'; releaseId: string | null }) {
+/** Invites up to `room` of the earliest waiting entries inside `trx`; audits each under `actor`, naming the person by their pseudonym. */
+async function inviteNext(
+  trx: Transaction<Database>,
+  actor: AuditActor,
+  room: number,
+  now: Date,
+  audit: { action: 'waitlist.invited' | 'waitlist.admitted'; releaseId: string | null; secret: string },
+) {
   const inviterId = await ensureSystemInviter(trx, now);
   const candidates = await uninvitedCandidates(trx, room);
   let invited = 0;
@@ -310,7 +328,7 @@ async function inviteNext(trx: Transaction<Database>, actor: AuditActor, room: n
     await recordAudit(
       trx,
       actor,
-      { action: audit.action, target: done.invitation.email, details: { before: { invitedAt: null }, after: { invitedAt: now.toISOString(), release: audit.releaseId } } },
+      { action: audit.action, target: privacySubject(done.invitation.email, audit.secret), details: { before: { invitedAt: null }, after: { invitedAt: now.toISOString(), release: audit.releaseId } } },
       now,
     );
   }
@@ -318,8 +336,8 @@ async function inviteNext(trx: Transaction<Database>, actor: AuditActor, room: n
 }
 
 /** One chunk of release `id` in one transaction: 'more' to go, or 'done'. */
-export async function workReleaseChunk(db: Db, id: string, now: Date = new Date(), chunk = RELEASE_CHUNK): Promise<'more' | 'done'> {
-  return withFreshCode(db, async (trx) => {
+export async function workReleaseChunk(deps: AdmissionDeps, id: string, now: Date = new Date(), chunk = RELEASE_CHUNK): Promise<'more' | 'done'> {
+  return withFreshCode(deps.db, async (trx) => {
     await lockAdmission(trx);
     if (!(await lockRow(trx, 'waitlist_releases', id))) return 'done';
     const release = await trx
@@ -330,7 +348,7 @@ export async function workReleaseChunk(db: Db, id: string, now: Date = new Date(
     if (release.status !== 'running') return 'done';
     const room = Math.min(chunk, Number(release.requested) - Number(release.invited));
     const actor: AuditActor = { adminId: release.actor_admin_id, email: release.actor_email, clientAddress: release.client_address };
-    const step = room > 0 ? await inviteNext(trx, actor, room, now, { action: 'waitlist.invited', releaseId: id }) : { invited: 0, exhausted: true };
+    const step = room > 0 ? await inviteNext(trx, actor, room, now, { action: 'waitlist.invited', releaseId: id, secret: deps.secret }) : { invited: 0, exhausted: true };
     const invited = Number(release.invited) + step.invited;
     const finished = invited >= Number(release.requested) || step.exhausted;
     await trx
@@ -343,10 +361,10 @@ export async function workReleaseChunk(db: Db, id: string, now: Date = new Date(
 }
 
 /** Works every running release to its end (resumes those a restart interrupted). */
-export async function workReleases(db: Db, now: () => Date = () => new Date()): Promise<number> {
-  const running = await db.selectFrom('waitlist_releases').select('id').where('status', '=', 'running').orderBy('created_at').execute();
+export async function workReleases(deps: AdmissionDeps, now: () => Date = () => new Date()): Promise<number> {
+  const running = await deps.db.selectFrom('waitlist_releases').select('id').where('status', '=', 'running').orderBy('created_at').execute();
   for (const { id } of running) {
-    while ((await workReleaseChunk(db, id, now())) === 'more') {
+    while ((await workReleaseChunk(deps, id, now())) === 'more') {
       // next chunk
     }
   }
@@ -421,22 +439,22 @@ const SYSTEM_ACTOR: AuditActor = { adminId: null, email: null, clientAddress: nu
  * turn), counts today's invitations and invites the earliest entries up to the capacity.
  * Returns how many were invited and whether room is left for another chunk.
  */
-async function admitChunk(db: Db, now: Date, chunk: number): Promise<{ invited: number; more: boolean }> {
-  return withFreshCode(db, async (trx) => {
+async function admitChunk(deps: AdmissionDeps, now: Date, chunk: number): Promise<{ invited: number; more: boolean }> {
+  return withFreshCode(deps.db, async (trx) => {
     await lockAdmission(trx);
     const { daily_limit } = await trx.selectFrom('admission_capacity').select('daily_limit').where('id', '=', 1).executeTakeFirstOrThrow();
     const room = Math.min(chunk, Number(daily_limit) - (await admittedToday(trx, now)));
     if (room <= 0) return { invited: 0, more: false };
-    const step = await inviteNext(trx, SYSTEM_ACTOR, room, now, { action: 'waitlist.admitted', releaseId: null });
+    const step = await inviteNext(trx, SYSTEM_ACTOR, room, now, { action: 'waitlist.admitted', releaseId: null, secret: deps.secret });
     return { invited: step.invited, more: !step.exhausted && step.invited > 0 };
   });
 }
 
 /** Admits from the waiting list up to today's capacity; returns how many this call invited. */
-export async function admitWithinCapacity(db: Db, now: Date = new Date(), chunk = RELEASE_CHUNK): Promise<number> {
+export async function admitWithinCapacity(deps: AdmissionDeps, now: Date = new Date(), chunk = RELEASE_CHUNK): Promise<number> {
   let total = 0;
   for (;;) {
-    const step = await admitChunk(db, now, chunk);
+    const step = await admitChunk(deps, now, chunk);
     total += step.invited;
     if (!step.more) return total;
   }

@@ -13,6 +13,7 @@ import { memberLookupAndErasureMigration } from './0011-member-lookup-and-erasur
 import { adminListsMigration } from './0012-admin-lists.ts';
 import { codeSignalCountsMigration } from './0013-code-signal-counts.ts';
 import { secondFactorAttemptsMigration } from './0014-second-factor-attempts.ts';
+import { auditLogPseudonymsMigration } from './0015-audit-log-pseudonyms.ts';
 
 /**
  * Every migration, by name, in order. A static object rather than a folder scan:
@@ -33,4 +34,17 @@ export const migrations: Record<string, Migration> = {
   '0012-admin-lists': adminListsMigration,
   '0013-code-signal-counts': codeSignalCountsMigration,
   '0014-second-factor-attempts': secondFactorAttemptsMigration,
+  // Without the secret here: a database with addresses in its audit log is refused (migrationsFor).
+  '0015-audit-log-pseudonyms': auditLogPseudonymsMigration({}),
 };
+
+/** What a migration may need besides the database (migrate.ts hands it over). */
+export interface MigrationContext {
+  /** APP_SECRET: 0015 rewrites addresses in the audit log to their pseudonyms (ADR 048). */
+  secret?: string;
+}
+
+/** The migrations, those that need it given the context (same names, same order). */
+export function migrationsFor(context: MigrationContext): Record<string, Migration> {
+  return { ...migrations, '0015-audit-log-pseudonyms': auditLogPseudonymsMigration(context) };
+}
