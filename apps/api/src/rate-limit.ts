@@ -222,7 +222,7 @@ export function createRateLimiters(
 }
 
 /** Consumes one request for `key`; over the limit throws a GraphQL error with code RATE_LIMITED. */
-export async function enforceRateLimit(limiter: RateLimiter, key: string): Promise<void> {
+export async function enforceRateLimit(limiter: RateLimiter, key: string): Promise<number> {
   const outcome = await limiter.consume(key);
   if (!outcome.allowed) {
     throw new GraphQLError('Too many requests. Please try again later.', {
