@@ -27,13 +27,13 @@ export const ADMIN_SESSION_HOURS = 8;
 /** The time between a correct password and its second factor. */
 const SECOND_FACTOR_CHALLENGE_MINUTES = 5;
 /** Codes one challenge takes; after the last wrong one the password is asked again. */
-export const SECOND_FACTOR_ATTEMPTS_PER_CHALLENGE = 5;
+const SECOND_FACTOR_ATTEMPTS_PER_CHALLENGE = 5;
 /**
  * Wrong codes an admin may send in SECOND_FACTOR_LOCK_MINUTES; then the second step is locked until
  * that window ends (the catalogs' admin.secondFactor.locked says "wait 15 minutes").
  */
-export const SECOND_FACTOR_FAILURES_PER_ADMIN = 10;
-export const SECOND_FACTOR_LOCK_MINUTES = 15;
+const SECOND_FACTOR_FAILURES_PER_ADMIN = 10;
+const SECOND_FACTOR_LOCK_MINUTES = 15;
 const ISSUER = 'velvet-api';
 const AUDIENCE = 'velvet-admin';
 const CHALLENGE_AUDIENCE = 'velvet-admin-second-factor';

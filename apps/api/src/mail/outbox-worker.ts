@@ -37,7 +37,7 @@ import { renderLobbyEmail } from './templates/lobby-email.tsx';
 import type { MailTransport } from './transport.ts';
 
 export const MAX_ATTEMPTS = 10;
-export const CLAIM_MS = 30 * 1000;
+const CLAIM_MS = 30 * 1000;
 /** How often a claim in flight is renewed: several times within CLAIM_MS, so one slow database write does not lose it. */
 const HEARTBEAT_SHARE = 4;
 export const BACKOFF_BASE_MS = 30 * 1000;
