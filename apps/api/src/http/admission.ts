@@ -8,6 +8,12 @@
  * time, up to 5 s each (pg-pool's connection time-out), and then answered SERVICE_UNAVAILABLE as
  * if the database were down; the successes took tens of seconds.
  *
+ * The line is first come, first served while it moves. Once it stands — its oldest has waited half
+ * of `queueWaitMs`, so more arrive than are served — the newest is served first: it still has the
+ * whole wait ahead, while the oldest would be shed soon anyway. Under a lasting overload what is
+ * accepted then runs almost at once instead of after most of `queueWaitMs` in line (adaptive LIFO,
+ * as Facebook's "Fail at Scale" describes it); what is shed is shed within `queueWaitMs` either way.
+ *
  * Subscriptions do not take a turn (they stay open; their events are not operations), nor do
  * /health (its own connection, db/connect.ts) and the features endpoint (from memory).
  */
@@ -39,26 +45,38 @@ export interface Admission {
 }
 
 interface Waiter {
+  /** When it joined the line (Date.now()). */
+  since: number;
   admit(): void;
   timer: NodeJS.Timeout;
+  /** Shed after waiting too long: still in `line` until an end of the line reaches it. */
+  gone: boolean;
 }
 
-/** The turns of one process, first come first served. */
+/** The turns of one process. */
 export function createAdmission(limits: AdmissionLimits): Admission {
   let running = 0;
-  // A Set keeps insertion order (the line) and lets a waiter that timed out leave from anywhere.
-  const line = new Set<Waiter>();
+  let waiting = 0;
+  // Oldest first. A waiter that timed out is marked gone and dropped when it reaches an end.
+  const line: Waiter[] = [];
+  const trim = () => {
+    while (line[0]?.gone) line.shift();
+    while (line.at(-1)?.gone) line.pop();
+  };
 
   const next = () => {
-    const first = line.values().next();
-    if (first.done) {
+    trim();
+    const oldest = line[0];
+    if (!oldest) {
       running -= 1;
       return;
     }
+    const standing = Date.now() - oldest.since >= limits.queueWaitMs / 2;
+    const chosen = (standing ? line.pop() : line.shift()) as Waiter;
     // The turn passes on: `running` stays.
-    line.delete(first.value);
-    clearTimeout(first.value.timer);
-    first.value.admit();
+    waiting -= 1;
+    clearTimeout(chosen.timer);
+    chosen.admit();
   };
   const turn = (): Release => {
     let released = false;
@@ -75,24 +93,29 @@ export function createAdmission(limits: AdmissionLimits): Admission {
         running += 1;
         return Promise.resolve(turn());
       }
-      if (line.size >= limits.queueLimit) return Promise.resolve(null);
+      if (waiting >= limits.queueLimit) return Promise.resolve(null);
       return new Promise((resolve) => {
         const waiter: Waiter = {
+          since: Date.now(),
           admit: () => resolve(turn()),
           timer: setTimeout(() => {
-            line.delete(waiter);
+            waiter.gone = true;
+            waiting -= 1;
+            trim();
             resolve(null);
           }, limits.queueWaitMs),
+          gone: false,
         };
         waiter.timer.unref();
-        line.add(waiter);
+        waiting += 1;
+        line.push(waiter);
       });
     },
     get running() {
       return running;
     },
     get waiting() {
-      return line.size;
+      return waiting;
     },
   };
 }
