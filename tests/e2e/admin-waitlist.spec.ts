@@ -39,9 +39,6 @@ test.describe('as an operator (Swedish, desktop)', () => {
   test.use({ locale: 'sv-SE', viewport: { width: 1440, height: 1000 } });
 
   test('searches, invites ticked people, releases a batch after a confirmation and sets the daily capacity', async ({ page }, testInfo) => {
-    // A whole operator's journey: thirteen steps, two axe scans and two full-page screenshots take
-    // 40–45 s of a loaded 2-core CI machine by themselves, too close to the 60 s every test gets.
-    test.slow();
     const tag = randomBytes(4).toString('hex');
     const emails = [1, 2, 3].map((i) => `wl-op-${tag}-${i}@example.com`);
     const applicant = `wl-app-${tag}@example.com`;
