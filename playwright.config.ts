@@ -81,6 +81,10 @@ export default defineConfig({
   // The console's journeys (every page of a role, an operator's waiting-list session with two axe
   // scans) took 43–62 s in a clean-clone CI run on the loaded 2-core machine: 90 s, not 60, each.
   timeout: 90_000,
+  // An assertion waits for what a person waits for: a form post answered by a full page render.
+  // Playwright's 5 s ran out once on the loaded 2-core CI machine (the German code form's
+  // "missing code" message, a no-JS post and render, in the full run of 239 journeys).
+  expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL: E2E.base,
