@@ -4,6 +4,7 @@
  * lives under a language prefix (`/de/…`) except English, which has none. The API's emails and
  * admin links and the web's redirects use these; adding a link parameter is a change here.
  */
+import { normalizeRegistrationCode } from './registration-code.ts';
 
 /** The query parameters of an invitation. */
 export const INVITATION_PARAMS = { code: 'rc', validityTimestamp: 'validityTimestamp', slug: 'slug' } as const;
@@ -19,7 +20,7 @@ export interface InvitationParams {
 
 /** The invitation a query carries (code trimmed and upper-cased), or null without a code. */
 export function readInvitation(params: URLSearchParams): { code: string; validityTimestamp: string | null; slug: string | null } | null {
-  const code = params.get(INVITATION_PARAMS.code)?.trim().toUpperCase();
+  const code = normalizeRegistrationCode(params.get(INVITATION_PARAMS.code) ?? '');
   if (!code) return null;
   return { code, validityTimestamp: params.get(INVITATION_PARAMS.validityTimestamp), slug: params.get(INVITATION_PARAMS.slug) };
 }

@@ -7,6 +7,7 @@ import { loginAdmin, revokeAdminSession, verifySecondFactor } from '../auth/admi
 import type { AdminSessionInfo, RefusalReason, SignInResult } from '../auth/admin-sessions.ts';
 import { ADMIN_PERMISSIONS, ADMIN_ROLES, can } from '@velvet/validation/admin';
 import type { AdminPermission, AdminRole } from '@velvet/validation/admin';
+import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import { recordAudit } from '../domain/audit-log.ts';
 import type { AuditActor } from '../domain/audit-log.ts';
 import { readSecurityPolicy } from '../services/manage-admins.ts';
@@ -203,7 +204,7 @@ builder.mutationField('generateRegistrationLink', (t) =>
       const session = await requireAdmin(ctx, 'codes.manage');
       const link = await generateRegistrationLink({ db: ctx.db, secret: ctx.env.APP_SECRET, publicUrl: ctx.env.PUBLIC_URL, now: ctx.now }, registrationCode);
       if (link.url) {
-        await recordAudit(ctx.db, actorOf(ctx, session), { action: 'link.generated', target: registrationCode.trim().toUpperCase().slice(0, 64), details: { expiresAt: link.expiresAt } }, ctx.now ?? new Date());
+        await recordAudit(ctx.db, actorOf(ctx, session), { action: 'link.generated', target: normalizeRegistrationCode(registrationCode).slice(0, 64), details: { expiresAt: link.expiresAt } }, ctx.now ?? new Date());
       }
       return link;
     },

@@ -14,7 +14,7 @@ import {
   VARIANT_PATTERN,
   isTrackedEventName,
 } from '@velvet/validation/funnel';
-import { isRegistrationCodeFormat } from '@velvet/validation/registration-code';
+import { isRegistrationCodeFormat, normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { Db } from '../db/connect.ts';
 
 export interface FunnelEventInput {
@@ -53,7 +53,7 @@ export async function recordFunnelEvents(
   const kept = events.filter((e) => isTrackedEventName(e.name) && FUNNEL_SESSION_PATTERN.test(e.sessionId));
   if (kept.length === 0) return { ok: true, stored: 0 };
 
-  const codes = [...new Set(kept.map((e) => e.registrationCode?.trim().toUpperCase()).filter((c): c is string => c !== undefined && isRegistrationCodeFormat(c)))];
+  const codes = [...new Set(kept.map((e) => (e.registrationCode ? normalizeRegistrationCode(e.registrationCode) : undefined)).filter((c): c is string => c !== undefined && isRegistrationCodeFormat(c)))];
   const codeIds = new Map<string, string>();
   if (codes.length > 0) {
     const rows = await deps.db.selectFrom('registration_codes').select(['id', 'code']).where('code', 'in', codes).execute();
@@ -72,7 +72,7 @@ export async function recordFunnelEvents(
         language: isLocale(e.language) ? e.language : null,
         country: supportedCountry(e.country) ?? fallbackCountry,
         variant: label(e.variant, VARIANT_PATTERN),
-        registration_code_id: codeIds.get(e.registrationCode?.trim().toUpperCase() ?? '') ?? null,
+        registration_code_id: codeIds.get(e.registrationCode ? normalizeRegistrationCode(e.registrationCode) : '') ?? null,
         landing_slug: label(e.landingSlug, LANDING_SLUG_PATTERN),
         analytics_consent: e.analyticsConsent === true,
       })),

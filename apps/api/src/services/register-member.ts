@@ -20,7 +20,7 @@
  * Expected failures are data (fieldErrors, codeErrors), never exceptions.
  */
 import type { RegisterInput } from '@velvet/validation/registration';
-import { isBlocking } from '@velvet/validation/registration-code';
+import { isBlocking, normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import { prepared } from '../db/prepared.ts';
 import { isUniqueViolation } from '../lib/db-errors.ts';
@@ -69,7 +69,7 @@ export async function runRegistration(
     input,
   );
   const codeErrors = check.errors.filter(isBlocking);
-  const code = input.registrationCode.trim().toUpperCase();
+  const code = normalizeRegistrationCode(input.registrationCode);
   // Made after the quarantine: the inviter's fresh private link (ADR 043).
   const privateLink = (at: string | null) => at !== null && isLinkMadeSince(code, input.validityTimestamp, new Date(at), deps.secret, now);
   const { errors: fieldErrors, values } = await validateFields(deps.db, input, social, now, deps.mailDomains ?? null);

@@ -11,6 +11,7 @@
  * landing_forbidden_referrer, once. A deny address typed by hand proves nothing.
  */
 import { readInvitation } from '@velvet/validation/links';
+import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { RegistrationFlowState } from './session.server.ts';
 
 /** How long the deny page accepts the server's proof of a refusal. */
@@ -47,7 +48,7 @@ export interface InvitationReferrer {
  * arrival does not apply.
  */
 export function invitationReferrer(request: Request, publicUrl: string, flow: RegistrationFlowState, code: string): InvitationReferrer {
-  const normalized = code.trim().toUpperCase();
+  const normalized = normalizeRegistrationCode(code);
   const brought = readInvitation(new URL(request.url).searchParams)?.code;
   const external = brought === normalized ? externalReferrer(request, publicUrl) : null;
   if (external) return { referrer: external, arrival: { registrationCode: normalized, referrer: external } };
@@ -58,8 +59,8 @@ export function invitationReferrer(request: Request, publicUrl: string, flow: Re
 export function withDenial(flow: RegistrationFlowState, registrationCode: string | null, referrer: string, now = Date.now()): RegistrationFlowState {
   return {
     ...flow,
-    ...(registrationCode ? { arrival: { registrationCode: registrationCode.toUpperCase(), referrer } } : {}),
-    denial: { registrationCode: registrationCode?.toUpperCase() ?? null, referrer, at: now },
+    ...(registrationCode ? { arrival: { registrationCode: normalizeRegistrationCode(registrationCode), referrer } } : {}),
+    denial: { registrationCode: registrationCode ? normalizeRegistrationCode(registrationCode) : null, referrer, at: now },
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { invitationSearch } from '@velvet/validation/links';
 import { emailForm } from '@velvet/validation/registration';
-import { refusalMessage } from '@velvet/validation/registration-code';
+import { normalizeRegistrationCode, refusalMessage } from '@velvet/validation/registration-code';
 import { accessCodeForm } from '@velvet/validation/registration-code-form';
 import { fieldMessages } from '@velvet/validation/user-errors';
 import { redirect, type RouterContextProvider } from 'react-router';
@@ -51,7 +51,7 @@ export async function checkTypedCode(args: Args, formData: FormData, slug: strin
   if (submission.status !== 'success') {
     return { result: { errors: submission.error?.code ?? [], value: sent }, notice: undefined };
   }
-  const typed = { code: submission.value.code.trim().toUpperCase(), validityTimestamp: null, slug };
+  const typed = { code: normalizeRegistrationCode(submission.value.code), validityTimestamp: null, slug };
   const { prefix } = context.get(localeContext);
   const opened = () => redirect(localizedPath(prefix, slug ? `/${slug}` : '/', invitationSearch({ code: typed.code })), 303);
   // A script: the invitation's page, as for a valid code, unchecked here (the page checks it like any link; ADR 041).

@@ -12,6 +12,7 @@ import { env } from '@velvet/config/env';
 import { isLocale, type Locale, type Prefix } from '@velvet/i18n/locales';
 import { email as emailSchema, firstName as firstNameSchema, lastName as lastNameSchema } from '@velvet/validation/registration';
 import { accessCode } from '@velvet/validation/registration-code-form';
+import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import * as client from 'openid-client';
 import { createCookie, type RouterContextProvider } from 'react-router';
 import { LANDING_SLUGS } from '../screens.ts';
@@ -125,7 +126,7 @@ export function parseInvitation(code: unknown, validityTimestamp: unknown, slug:
   const parsed = accessCode.safeParse(code);
   if (!parsed.success) return null;
   return {
-    code: parsed.data.toUpperCase(),
+    code: normalizeRegistrationCode(parsed.data),
     validityTimestamp: typeof validityTimestamp === 'string' && VALIDITY_TIMESTAMP.test(validityTimestamp) ? validityTimestamp : null,
     slug: typeof slug === 'string' && (LANDING_SLUGS as readonly string[]).includes(slug) ? slug : null,
   };

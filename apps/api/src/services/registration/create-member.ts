@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RegisterInput } from '@velvet/validation/registration';
+import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import { prepared } from '../../db/prepared.ts';
 import type { MemberStatus } from '../../db/schema.ts';
 import { activationExpiry, issueActivation } from '../../domain/activation-links.ts';
@@ -58,7 +59,7 @@ export async function createMember(
   social: SocialRegistrationExtras | null,
   now: Date,
 ): Promise<RegistrationRun> {
-  const code = input.registrationCode.trim().toUpperCase();
+  const code = normalizeRegistrationCode(input.registrationCode);
   const at = now.toISOString();
   const activeAtOnce = social?.emailVerified === true;
   const created = await deps.db.transaction().execute(async (trx) => {

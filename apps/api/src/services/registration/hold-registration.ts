@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RegisterInput } from '@velvet/validation/registration';
+import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ERRORS_ONLY, answer } from './outcomes.ts';
@@ -48,7 +49,7 @@ export async function holdNewRegistration(
   social: SocialRegistrationExtras | null,
   now: Date,
 ): Promise<RegistrationRun> {
-  const code = await deps.db.selectFrom('registration_codes').select('id').where('code', '=', input.registrationCode.trim().toUpperCase()).executeTakeFirst();
+  const code = await deps.db.selectFrom('registration_codes').select('id').where('code', '=', normalizeRegistrationCode(input.registrationCode)).executeTakeFirst();
   if (!code) return ERRORS_ONLY([], ['REGISTRATION_CODE_INVALID']);
   await holdRegistration(deps.db, code.id, input, values, social, now);
   deps.logger?.info({}, 'registration: held for review (quarantined code)');
