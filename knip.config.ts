@@ -15,7 +15,7 @@ const config: KnipConfig = {
   ignoreDependencies: ['lighthouse', 'tailwindcss'],
   workspaces: {
     '.': {
-      entry: ['scripts/*.mjs', 'bench/*.mjs', 'bench/anchors/*.mjs', 'bench/admin-lists/*.mjs', 'tests/e2e/**/*.spec.ts', 'tests/runtime/**/*.test.ts', 'tests/lint/*.test.ts'],
+      entry: ['scripts/*.mjs', 'bench/*.mjs', 'bench/anchors/*.mjs', 'bench/admin-lists/*.mjs', 'tests/e2e/**/*.spec.ts', 'tests/runtime/**/*.test.ts', 'tests/lint/*.test.ts', 'tests/lint/fixtures/*.ts'],
       project: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'tests/**/*.ts'],
     },
     'apps/api': {

@@ -17,6 +17,29 @@ async function layerViolations(file: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message);
 }
 
+/** The messages of the cycle rule for `code` placed at `file`. */
+async function cycles(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'import-x/no-cycle').map((m) => m.message);
+}
+
+describe('import cycles', () => {
+  // tests/lint/fixtures: cycle-two.ts imports cycle-one.ts, which imports nothing on disk.
+  it('an import that closes a cycle is reported, static or dynamic', async () => {
+    expect(await cycles('tests/lint/fixtures/cycle-one.ts', "import { two } from './cycle-two.ts';\nexport const one = two - 1;\n")).toEqual([
+      'Dependency cycle detected',
+    ]);
+    expect(await cycles('tests/lint/fixtures/cycle-one.ts', "export const one = 1;\nexport const later = () => import('./cycle-two.ts');\n")).toEqual([
+      'Dependency cycle detected',
+    ]);
+  });
+
+  it('a type-only import back is no cycle, and neither is the file as it is', async () => {
+    expect(await cycles('tests/lint/fixtures/cycle-one.ts', "import type { two } from './cycle-two.ts';\nexport const one: typeof two = 1;\n")).toEqual([]);
+    expect(await cycles('tests/lint/fixtures/cycle-two.ts', "import { one } from './cycle-one.ts';\n\nexport const two = one + 1;\n")).toEqual([]);
+  });
+});
+
 describe('layer rules', () => {
   it('packages never import apps (by package name or by relative path)', async () => {
     expect(await layerViolations('packages/validation/src/fixture.ts', "export * from '@velvet/api/services/register-member';\n")).toEqual([

@@ -19,10 +19,9 @@ import {
   REDIRECT_DELAY_MS,
   SETUP_TIMEOUT_MS,
 } from '@velvet/features/constants';
-import { track } from './analytics.ts';
 import { consentState, subscribeConsent } from './consent.ts';
 import { reportError } from './error-reporting.ts';
-import { firstAssignment } from './experiments.tsx';
+import { trackAssignment } from './experiment-assignments.ts';
 import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_MAX_AGE_SECONDS, type ExperimentsData } from './experiments-shared.ts';
 
 const INIT_FAILURE_MESSAGE = 'Failed to initialize Growthbook:';
@@ -73,10 +72,7 @@ export function browserExperiments(data: ExperimentsData, loading: { end(why: 'r
     },
     ...(data.enabled
       ? {
-          trackingCallback: (experiment, result) => {
-            if (!firstAssignment(experiment.key, result.key)) return;
-            track({ event: 'assign_experiment', experiment_id: experiment.key, variation_id: result.key, acq_anonymous_id: acqAnonymousId });
-          },
+          trackingCallback: (experiment, result) => trackAssignment(experiment.key, result.key, acqAnonymousId),
         }
       : {}),
   });

@@ -11,21 +11,8 @@
  */
 import type { JsonValue } from '@velvet/features/definitions';
 import { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
-import { track } from './analytics.ts';
+import { trackAssignment } from './experiment-assignments.ts';
 import type { ExperimentsData } from './experiments-shared.ts';
-
-const tracked = new Set<string>();
-
-/**
- * True the first time an experiment's variation is reported on this page: the server's
- * assignments (before the SDK is there) and the SDK's trackingCallback report each once.
- */
-export function firstAssignment(experimentId: string, variationId: string): boolean {
-  const key = `${experimentId}\n${variationId}`;
-  if (tracked.has(key)) return false;
-  tracked.add(key);
-  return true;
-}
 
 /** What the components ask: a feature's value (GrowthBook's `getFeatureValue`). */
 interface FeatureSource {
@@ -53,14 +40,7 @@ class Features {
     if (this.sdk) return this.sdk.getFeatureValue(key, fallback as never) as T;
     // As GrowthBook does while a component evaluates a feature: the assignment is tracked then.
     const assignment = this.data.assignments?.[key];
-    if (assignment && typeof window !== 'undefined' && firstAssignment(assignment.experimentId, assignment.variationId)) {
-      track({
-        event: 'assign_experiment',
-        experiment_id: assignment.experimentId,
-        variation_id: assignment.variationId,
-        acq_anonymous_id: this.data.attributes.acqAnonymousId,
-      });
-    }
+    if (assignment && typeof window !== 'undefined') trackAssignment(assignment.experimentId, assignment.variationId, this.data.attributes.acqAnonymousId);
     const value = this.data.values?.[key];
     return value === undefined || value === null ? fallback : (value as T);
   }
