@@ -45,11 +45,32 @@ export function layerRules(basePath) {
     'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
   };
   const zones = (list) => ['error', { basePath, zones: list }];
+  // Our packages each package's `src/` may import (docs/architecture.md): tokens builds on
+  // validation's field schemas; every other package stands alone. Tests may use any package.
+  const packageImports = {
+    config: [],
+    'error-reporting': [],
+    features: [],
+    i18n: [],
+    tokens: ['validation'],
+    validation: [],
+  };
   const layers = [
     {
       target: './packages',
       from: './apps',
       message: 'Packages never import apps: apps depend on packages, never the reverse (docs/architecture.md).',
+    },
+    ...Object.entries(packageImports).map(([name, allowed]) => ({
+      target: `./packages/${name}/src`,
+      from: './packages',
+      except: [`./${name}`, ...allowed.map((other) => `./${other}`)],
+      message: `packages/${name} imports ${allowed.length > 0 ? `only ${allowed.join(', ')} of our packages` : 'none of our other packages'} (docs/architecture.md).`,
+    })),
+    {
+      target: ['./apps/api/src/services', './apps/api/src/domain', './apps/api/src/db', './apps/api/src/mail', './apps/api/src/lib', './apps/api/src/auth', './apps/api/src/jobs'],
+      from: ['./apps/api/src/schema', './apps/api/src/http'],
+      message: 'Use cases and what they build on never import the transport (schema/, http/): GraphQL and HTTP call them, not the reverse.',
     },
     {
       target: ['./apps/api/src/db', './apps/api/src/mail', './apps/api/src/lib', './apps/api/src/domain', './apps/api/src/auth'],
@@ -90,7 +111,7 @@ export function layerRules(basePath) {
         // module with it instead. Dynamic imports count (a lazily loaded chunk importing its
         // loader is still a cycle); type-only imports do not. Third-party packages are not
         // followed (`ignoreExternal`): no cycle of ours passes through them, and reading them
-        // would make a lint run a third slower again.
+        // would add as much lint time again as the rule itself takes.
         'import-x/no-cycle': ['error', { ignoreExternal: true }],
       },
     },

@@ -52,6 +52,35 @@ describe('layer rules', () => {
     expect(await layerViolations('packages/tokens/src/fixture.ts', "export * from '@velvet/validation/registration';\n")).toEqual([]);
   });
 
+  it('packages import only the packages docs/architecture.md names: tokens builds on validation, the others on none', async () => {
+    expect(await layerViolations('packages/tokens/src/fixture.ts', "export * from '@velvet/i18n/locales';\n")).toEqual([
+      expect.stringContaining('packages/tokens imports only validation'),
+    ]);
+    expect(await layerViolations('packages/validation/src/fixture.ts', "export * from '@velvet/tokens/signed-token';\n")).toEqual([
+      expect.stringContaining('packages/validation imports none of our other packages'),
+    ]);
+    expect(await layerViolations('packages/i18n/src/fixture.ts', "export * from '../../validation/src/registration.ts';\n")).toEqual([
+      expect.stringContaining('packages/i18n imports none of our other packages'),
+    ]);
+    // Its own modules, third-party packages, and a package's tests are free.
+    expect(await layerViolations('packages/validation/src/fixture.ts', "export * from './registration.ts';\nexport { z } from 'zod';\n")).toEqual([]);
+    expect(await layerViolations('packages/validation/test/fixture.test.ts', "export * from '@velvet/i18n/catalogs';\n")).toEqual([]);
+  });
+
+  it('services/ and what it builds on never import the transport (schema/, http/)', async () => {
+    for (const layer of ['services', 'services/registration', 'domain', 'db', 'mail', 'lib', 'auth', 'jobs']) {
+      const up = layer.includes('/') ? '../../' : '../';
+      expect(await layerViolations(`apps/api/src/${layer}/fixture.ts`, `export * from '${up}schema/user-errors.ts';\n`), layer).toEqual([
+        expect.stringContaining('never import the transport'),
+      ]);
+      expect(await layerViolations(`apps/api/src/${layer}/fixture.ts`, `export * from '${up}http/request-meta.ts';\n`), layer).toEqual([
+        expect.stringContaining('never import the transport'),
+      ]);
+    }
+    // The allowed direction: the schema calls use cases.
+    expect(await layerViolations('apps/api/src/schema/fixture.ts', "export * from '../services/detect-country.ts';\n")).toEqual([]);
+  });
+
   it('db/, mail/, lib/, domain/ and auth/ never import use cases; services/ may import db/ and domain/', async () => {
     const useCase = "export * from '../services/check-registration-code.ts';\n";
     expect(await layerViolations('apps/api/src/db/fixture.ts', useCase)).toEqual([expect.stringContaining('never import use cases')]);
