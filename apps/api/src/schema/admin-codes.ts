@@ -6,14 +6,13 @@
  */
 import { CODE_BALANCE_MAX, CODE_STATES, CODES_PER_BATCH_MAX } from '@velvet/validation/codes';
 import type { CodeState } from '@velvet/validation/codes';
-import type { UserError } from '@velvet/validation/user-errors';
 import { listCodes, readCode } from '../services/code-console-reads.ts';
 import type { CodeDay, CodeDetail, CodeRow } from '../services/code-console-reads.ts';
 import { changeCode, createCodes, releaseCodeFromConsole, revokeCode, rotateCodeFromConsole } from '../services/manage-codes.ts';
-import type { CodeOutcome } from '../services/manage-codes.ts';
 import { actorOf, requireAdmin } from './admin.ts';
 import { builder } from './builder.ts';
-import { UserErrorRef } from './user-errors.ts';
+import { UserErrorRef, answer } from './user-errors.ts';
+import type { Answer } from './user-errors.ts';
 
 const CodeStateEnum = builder.enumType('AdminCodeState', {
   description: 'revoked (withdrawn or replaced: refused to visitors), quarantined (leak suspected: registrations held), expired, ' +
@@ -85,8 +84,6 @@ const CodeFilterInput = builder.inputType('AdminCodeFilter', {
   }),
 });
 
-type Answer<T> = { value: T | null; userErrors: UserError[] };
-const answer = <T>(outcome: CodeOutcome<T>): Answer<T> => (outcome.ok ? { value: outcome.value, userErrors: [] } : { value: null, userErrors: outcome.userErrors });
 
 const CreateCodesPayloadRef = builder.objectRef<Answer<{ code: string }[]>>('AdminCreateCodesPayload');
 CreateCodesPayloadRef.implement({

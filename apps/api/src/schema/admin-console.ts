@@ -3,7 +3,6 @@
  * security policy, each admin's password and second factor, and the audit log. Every field
  * checks its permission on the server (requireAdmin) and every change is audited.
  */
-import type { UserError } from '@velvet/validation/user-errors';
 import type { ApiContext } from '../context.ts';
 import { AUDIT_ACTIONS } from '@velvet/validation/admin';
 import { listAudit } from '../domain/audit-log.ts';
@@ -19,10 +18,11 @@ import {
   setSecurityPolicy,
   startSecondFactorSetup,
 } from '../services/manage-admins.ts';
-import type { AdminOutcome, AdminSummary } from '../services/manage-admins.ts';
+import type { AdminSummary } from '../services/manage-admins.ts';
 import { AdminRoleEnum, actorOf, requireAdmin } from './admin.ts';
 import { builder } from './builder.ts';
-import { UserErrorRef } from './user-errors.ts';
+import { UserErrorRef, answer } from './user-errors.ts';
+import type { Answer } from './user-errors.ts';
 
 const deps = (ctx: ApiContext) => ({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now });
 
@@ -38,8 +38,6 @@ AdminRef.implement({
   }),
 });
 
-type Answer<T> = { value: T | null; userErrors: UserError[] };
-const answer = <T>(outcome: AdminOutcome<T>): Answer<T> => (outcome.ok ? { value: outcome.value, userErrors: [] } : { value: null, userErrors: outcome.userErrors });
 
 const CreatedAdminRef = builder.objectRef<Answer<{ id: string; email: string; password: string }>>('AdminCreatePayload');
 CreatedAdminRef.implement({

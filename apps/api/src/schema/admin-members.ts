@@ -5,15 +5,16 @@
  */
 import type { UserError } from '@velvet/validation/user-errors';
 import type { ApiContext } from '../context.ts';
+import type { Result } from '../lib/result.ts';
 import { lookUpMember } from '../services/look-up-member.ts';
 import type { ActivationLinkRecord, ConsentProof, EmailRecord, MemberRecord, RegistrationRecord } from '../services/look-up-member.ts';
 import { KEPT_AFTER_DELETION, erasePersonalData, exportPersonalData } from '../services/personal-data.ts';
 import type { ErasureReceipt } from '../services/personal-data.ts';
 import { freePlaceBySupport, resendActivationBySupport } from '../services/support-member.ts';
-import type { SupportOutcome } from '../services/support-member.ts';
 import { actorOf, requireAdmin } from './admin.ts';
 import { builder } from './builder.ts';
-import { UserErrorRef } from './user-errors.ts';
+import { UserErrorRef, answer } from './user-errors.ts';
+import type { Answer } from './user-errors.ts';
 
 const deps = (ctx: ApiContext) => ({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now, outboxSignal: ctx.outboxSignal, limiters: ctx.limiters });
 /** No address is longer (RFC 5321); a longer input is refused by the schema after this cut. */
@@ -124,16 +125,15 @@ LookupRef.implement({
   }),
 });
 
-const SupportPayloadRef = builder.objectRef<SupportOutcome>('MemberSupportPayload');
+const SupportPayloadRef = builder.objectRef<Result<true>>('MemberSupportPayload');
 SupportPayloadRef.implement({
   fields: (t) => ({
     done: t.boolean({ resolve: (r) => r.ok }),
-    userErrors: t.field({ type: [UserErrorRef], resolve: (r) => (r.ok ? [] : r.userErrors) }),
+    userErrors: t.field({ type: [UserErrorRef], resolve: (r) => (r.ok ? [] : r.errors) }),
   }),
 });
 
-type ExportAnswer = { value: { fileName: string; document: string } | null; userErrors: UserError[] };
-const ExportRef = builder.objectRef<ExportAnswer>('PersonalDataExportPayload');
+const ExportRef = builder.objectRef<Answer<{ fileName: string; document: string }>>('PersonalDataExportPayload');
 ExportRef.implement({
   fields: (t) => ({
     fileName: t.string({ nullable: true, resolve: (r) => r.value?.fileName ?? null }),
@@ -159,17 +159,13 @@ ReceiptRef.implement({
   }),
 });
 
-type EraseAnswer = { value: ErasureReceipt | null; userErrors: UserError[] };
-const EraseRef = builder.objectRef<EraseAnswer>('PersonalDataErasePayload');
+const EraseRef = builder.objectRef<Answer<ErasureReceipt>>('PersonalDataErasePayload');
 EraseRef.implement({
   fields: (t) => ({
     erasure: t.field({ type: ReceiptRef, nullable: true, resolve: (r) => r.value }),
     userErrors: t.field({ type: [UserErrorRef], resolve: (r) => r.userErrors }),
   }),
 });
-
-const answer = <T>(outcome: { ok: true; value: T } | { ok: false; userErrors: UserError[] }) =>
-  outcome.ok ? { value: outcome.value, userErrors: [] } : { value: null, userErrors: outcome.userErrors };
 
 builder.queryField('memberLookup', (t) =>
   t.field({
@@ -179,7 +175,7 @@ builder.queryField('memberLookup', (t) =>
     resolve: async (_root, { email }, ctx) => {
       await requireAdmin(ctx, 'members.support');
       const outcome = await lookUpMember(deps(ctx), bounded(email));
-      return outcome.ok ? { record: outcome.record, userErrors: [] } : { record: null, userErrors: outcome.userErrors };
+      return outcome.ok ? { record: outcome.value.record, userErrors: [] } : { record: null, userErrors: outcome.errors };
     },
   }),
 );

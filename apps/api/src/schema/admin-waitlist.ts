@@ -3,8 +3,8 @@
  * acquisition.read (every role); inviting, releasing a batch and the daily capacity are
  * waitlist.manage (owner, operator). Expected refusals are userErrors (ADR 044).
  */
-import type { UserError } from '@velvet/validation/user-errors';
 import type { ApiContext } from '../context.ts';
+import { ok } from '../lib/result.ts';
 import {
   inviteSelected,
   listApplicantsPage,
@@ -16,10 +16,11 @@ import {
   startRelease,
   workReleaseChunk,
 } from '../services/waitlist-admission.ts';
-import type { Admission, ApplicantRow, Outcome, Page, Release, SelectionResult, WaitlistRow } from '../services/waitlist-admission.ts';
+import type { Admission, ApplicantRow, Page, Release, SelectionResult, WaitlistRow } from '../services/waitlist-admission.ts';
 import { actorOf, requireAdmin } from './admin.ts';
 import { builder } from './builder.ts';
-import { UserErrorRef } from './user-errors.ts';
+import { UserErrorRef, answer } from './user-errors.ts';
+import type { Answer } from './user-errors.ts';
 
 const WaitlistStatusEnum = builder.enumType('WaitlistStatus', {
   values: { WAITING: { value: 'waiting' }, INVITED: { value: 'invited' }, ALL: { value: 'all' } } as const,
@@ -95,8 +96,6 @@ AdmissionRef.implement({
   }),
 });
 
-type Answer<T> = { value: T | null; userErrors: UserError[] };
-const answer = <T>(outcome: Outcome<T>): Answer<T> => (outcome.ok ? { value: outcome.value, userErrors: [] } : { value: null, userErrors: outcome.userErrors });
 
 const InvitePayloadRef = builder.objectRef<Answer<SelectionResult>>('WaitlistInvitePayload');
 InvitePayloadRef.implement({
@@ -221,7 +220,7 @@ builder.mutationField('waitlistRelease', (t) =>
       await workReleaseChunk(deps(ctx), outcome.value.id, ctx.now);
       ctx.outboxSignal.notify();
       const release: Release = (await readRelease(ctx.db, outcome.value.id)) ?? outcome.value;
-      return answer({ ok: true, value: release });
+      return answer(ok(release));
     },
   }),
 );

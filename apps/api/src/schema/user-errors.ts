@@ -6,6 +6,7 @@ import { isBlocking } from '@velvet/validation/registration-code';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import { USER_ERROR_CODES, codeError, fieldError, tokenError } from '@velvet/validation/user-errors';
 import type { BlockingCodeError, TokenErrorCode, UserError, UserErrorCode } from '@velvet/validation/user-errors';
+import type { Result } from '../lib/result.ts';
 import { builder } from './builder.ts';
 
 const UserErrorCodeEnum = builder.enumType('UserErrorCode', {
@@ -52,3 +53,8 @@ export function userErrorsOf(result: {
     ...(result.tokenError ? [tokenError(result.tokenError)] : []),
   ];
 }
+
+/** A payload of a use case that answers a `Result`: its value (null when refused) and its refusals. */
+export type Answer<T> = { value: T | null; userErrors: UserError[] };
+
+export const answer = <T>(result: Result<T>): Answer<T> => (result.ok ? { value: result.value, userErrors: [] } : { value: null, userErrors: result.errors });

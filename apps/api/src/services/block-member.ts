@@ -7,7 +7,7 @@ import type { Db } from '../db/connect.ts';
 import type { MemberStatus } from '../db/schema.ts';
 import { fail, ok, type Result } from '../lib/result.ts';
 
-export async function setMemberBlocked(db: Db, email: string, blocked: boolean): Promise<Result<{ email: string; status: MemberStatus }>> {
+export async function setMemberBlocked(db: Db, email: string, blocked: boolean): Promise<Result<{ email: string; status: MemberStatus }, string>> {
   const address = email.trim().toLowerCase();
   const member = await db.selectFrom('members').select(['id', 'status', 'activated_at']).where('email', '=', address).executeTakeFirst();
   if (!member) return fail(`no member with the address ${address}`);

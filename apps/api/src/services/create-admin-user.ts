@@ -37,7 +37,7 @@ export async function createAdminUser(
   db: Db,
   rawInput: CreateAdminUserInput,
   now: Date = new Date(),
-): Promise<Result<CreatedAdminUser>> {
+): Promise<Result<CreatedAdminUser, string>> {
   const parsed = createAdminUserInput.safeParse(rawInput);
   if (!parsed.success) return fail(...parsed.error.issues.map((issue) => issue.message));
   const { email } = parsed.data;

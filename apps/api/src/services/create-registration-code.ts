@@ -70,7 +70,7 @@ export async function createRegistrationCode(
   db: Db,
   rawInput: CreateRegistrationCodeInput,
   now: Date = new Date(),
-): Promise<Result<CreatedRegistrationCode>> {
+): Promise<Result<CreatedRegistrationCode, string>> {
   const result = await createRegistrationCodes(db, rawInput, 1, now);
   return result.ok ? ok(result.value[0] as CreatedRegistrationCode) : result;
 }
@@ -86,7 +86,7 @@ export async function createRegistrationCodes(
   count: number,
   now: Date = new Date(),
   within?: (trx: Transaction<Database>, created: CreatedRegistrationCode[]) => Promise<void>,
-): Promise<Result<CreatedRegistrationCode[]>> {
+): Promise<Result<CreatedRegistrationCode[], string>> {
   const parsed = createRegistrationCodeInput.safeParse(rawInput);
   if (!parsed.success) return fail(...parsed.error.issues.map((issue) => issue.message));
   const input = parsed.data;

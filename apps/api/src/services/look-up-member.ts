@@ -6,10 +6,11 @@
  */
 import { memberLookupForm } from '@velvet/validation/admin-members';
 import { fieldError } from '@velvet/validation/user-errors';
-import type { UserError } from '@velvet/validation/user-errors';
 import type { Db } from '../db/connect.ts';
 import type { MemberStatus } from '../db/schema.ts';
 import { privacySubject } from '../domain/privacy-subject.ts';
+import { fail, ok } from '../lib/result.ts';
+import type { Result } from '../lib/result.ts';
 
 /** The emails of one address shown and exported, newest first (an address gets a handful). */
 const EMAILS_SHOWN = 100;
@@ -72,13 +73,11 @@ export interface MemberRecord {
   emails: EmailRecord[];
 }
 
-export type LookupOutcome = { ok: true; email: string; record: MemberRecord | null } | { ok: false; userErrors: UserError[] };
-
 /** The address as the product stores it, or why it cannot be one. */
-export function normalizedAddress(input: string): { ok: true; email: string } | { ok: false; userErrors: UserError[] } {
+export function normalizedAddress(input: string): Result<string> {
   const parsed = memberLookupForm.safeParse({ email: input });
-  if (!parsed.success) return { ok: false, userErrors: [fieldError('email', parsed.error.issues[0]?.message ?? 'validation.email')] };
-  return { ok: true, email: parsed.data.email };
+  if (!parsed.success) return fail(fieldError('email', parsed.error.issues[0]?.message ?? 'validation.email'));
+  return ok(parsed.data.email);
 }
 
 function linkState(link: { used_at: string | null; superseded_at: string | null; expires_at: string }, now: string): ActivationLinkRecord['state'] {
@@ -87,11 +86,11 @@ function linkState(link: { used_at: string | null; superseded_at: string | null;
   return link.expires_at > now ? 'current' : 'expired';
 }
 
-export async function lookUpMember(deps: { db: Db; secret: string; now: Date }, input: string): Promise<LookupOutcome> {
+export async function lookUpMember(deps: { db: Db; secret: string; now: Date }, input: string): Promise<Result<{ email: string; record: MemberRecord | null }>> {
   const address = normalizedAddress(input);
   if (!address.ok) return address;
-  const record = await recordOf(deps, address.email);
-  return { ok: true, email: address.email, record };
+  const email = address.value;
+  return ok({ email, record: await recordOf(deps, email) });
 }
 
 /** Everything held about `email` (normalized), or null when nothing is. */

@@ -19,6 +19,8 @@ import { recordAudit } from '../domain/audit-log.ts';
 import type { AuditActor } from '../domain/audit-log.ts';
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import { hashPassword, verifyPassword } from '../lib/password.ts';
+import { fail, ok } from '../lib/result.ts';
+import type { Result } from '../lib/result.ts';
 
 export interface AdminDeps {
   db: Db;
@@ -26,10 +28,6 @@ export interface AdminDeps {
   now?: Date;
 }
 
-/** A use case's answer: its value, or the refusals (user errors), nothing written. */
-export type AdminOutcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };
-const refused = <T>(...userErrors: UserError[]): AdminOutcome<T> => ({ ok: false, userErrors });
-const done = <T>(value: T): AdminOutcome<T> => ({ ok: true, value });
 const adminError = (code: UserError['code'], messageId: string, field: string | null = null): UserError => ({ code, field, messageId });
 
 const password = z
@@ -73,9 +71,9 @@ export async function createAdmin(
   deps: AdminDeps,
   actor: AuditActor,
   input: { email: string; role: string },
-): Promise<AdminOutcome<{ id: string; email: string; role: AdminRole; password: string }>> {
+): Promise<Result<{ id: string; email: string; role: AdminRole; password: string }>> {
   const parsed = z.object({ email, role }).safeParse(input);
-  if (!parsed.success) return refused(...fieldErrors(parsed.error));
+  if (!parsed.success) return fail(...fieldErrors(parsed.error));
   const now = deps.now ?? new Date();
   const generated = randomBytes(18).toString('base64url');
   const id = randomUUID();
@@ -89,10 +87,10 @@ export async function createAdmin(
       await recordAudit(trx, actor, { action: 'admin.created', target: parsed.data.email, details: { after: { role: parsed.data.role } } }, now);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) return refused(adminError('ADMIN_EXISTS', 'admin.admins.exists', 'email'));
+    if (isUniqueViolation(error)) return fail(adminError('ADMIN_EXISTS', 'admin.admins.exists', 'email'));
     throw error;
   }
-  return done({ id, email: parsed.data.email, role: parsed.data.role, password: generated });
+  return ok({ id, email: parsed.data.email, role: parsed.data.role, password: generated });
 }
 
 /** Active owners other than `exceptId`: the last one may not be demoted or disabled. */
@@ -107,37 +105,37 @@ async function otherActiveOwners(trx: Kysely<Database>, exceptId: string): Promi
   return Number(row.n);
 }
 
-export async function setAdminRole(deps: AdminDeps, actor: AuditActor, input: { adminId: string; role: string }): Promise<AdminOutcome<AdminRole>> {
+export async function setAdminRole(deps: AdminDeps, actor: AuditActor, input: { adminId: string; role: string }): Promise<Result<AdminRole>> {
   const parsed = role.safeParse(input.role);
-  if (!parsed.success) return refused(fieldError('role', 'validation.role'));
+  if (!parsed.success) return fail(fieldError('role', 'validation.role'));
   const now = deps.now ?? new Date();
-  return deps.db.transaction().execute(async (trx): Promise<AdminOutcome<AdminRole>> => {
+  return deps.db.transaction().execute(async (trx): Promise<Result<AdminRole>> => {
     const admin = await trx.selectFrom('admin_users').select(['id', 'email', 'role']).where('id', '=', input.adminId.slice(0, 64)).executeTakeFirst();
-    if (!admin) return refused(adminError('ADMIN_NOT_FOUND', 'admin.admins.unknown'));
-    if (admin.role === parsed.data) return done(parsed.data);
-    if (admin.role === 'owner' && (await otherActiveOwners(trx, admin.id)) === 0) return refused(adminError('LAST_OWNER', 'admin.admins.lastOwner'));
+    if (!admin) return fail(adminError('ADMIN_NOT_FOUND', 'admin.admins.unknown'));
+    if (admin.role === parsed.data) return ok(parsed.data);
+    if (admin.role === 'owner' && (await otherActiveOwners(trx, admin.id)) === 0) return fail(adminError('LAST_OWNER', 'admin.admins.lastOwner'));
     await trx.updateTable('admin_users').set({ role: parsed.data }).where('id', '=', admin.id).execute();
     await recordAudit(trx, actor, { action: 'admin.role-changed', target: admin.email, details: { before: { role: admin.role }, after: { role: parsed.data } } }, now);
-    return done(parsed.data);
+    return ok(parsed.data);
   });
 }
 
 /** Disables an admin: every session ends now, sign-in is refused from then on. */
-export async function disableAdmin(deps: AdminDeps, actor: AuditActor, adminId: string): Promise<AdminOutcome<true>> {
+export async function disableAdmin(deps: AdminDeps, actor: AuditActor, adminId: string): Promise<Result<true>> {
   const now = deps.now ?? new Date();
-  return deps.db.transaction().execute(async (trx): Promise<AdminOutcome<true>> => {
+  return deps.db.transaction().execute(async (trx): Promise<Result<true>> => {
     const admin = await trx.selectFrom('admin_users').select(['id', 'email', 'role', 'disabled_at']).where('id', '=', adminId.slice(0, 64)).executeTakeFirst();
-    if (!admin) return refused(adminError('ADMIN_NOT_FOUND', 'admin.admins.unknown'));
-    if (admin.disabled_at) return done(true);
-    if (admin.role === 'owner' && (await otherActiveOwners(trx, admin.id)) === 0) return refused(adminError('LAST_OWNER', 'admin.admins.lastOwner'));
+    if (!admin) return fail(adminError('ADMIN_NOT_FOUND', 'admin.admins.unknown'));
+    if (admin.disabled_at) return ok(true);
+    if (admin.role === 'owner' && (await otherActiveOwners(trx, admin.id)) === 0) return fail(adminError('LAST_OWNER', 'admin.admins.lastOwner'));
     await trx.updateTable('admin_users').set({ disabled_at: now.toISOString() }).where('id', '=', admin.id).execute();
     const sessions = await revokeAllSessions(trx, admin.id, now);
     await recordAudit(trx, actor, { action: 'admin.disabled', target: admin.email, details: { sessionsEnded: sessions } }, now);
-    return done(true);
+    return ok(true);
   });
 }
 
-export async function setSecurityPolicy(deps: AdminDeps, actor: AuditActor, requireSecondFactor: boolean): Promise<AdminOutcome<boolean>> {
+export async function setSecurityPolicy(deps: AdminDeps, actor: AuditActor, requireSecondFactor: boolean): Promise<Result<boolean>> {
   const now = deps.now ?? new Date();
   await deps.db.transaction().execute(async (trx) => {
     const before = await trx.selectFrom('admin_security_policy').select('require_second_factor').where('id', '=', 1).executeTakeFirstOrThrow();
@@ -149,7 +147,7 @@ export async function setSecurityPolicy(deps: AdminDeps, actor: AuditActor, requ
       now,
     );
   });
-  return done(requireSecondFactor);
+  return ok(requireSecondFactor);
 }
 
 export async function readSecurityPolicy(db: Db): Promise<{ requireSecondFactor: boolean }> {
@@ -162,13 +160,13 @@ export async function changeAdminPassword(
   deps: AdminDeps,
   actor: AuditActor & { adminId: string },
   input: { currentPassword: string; newPassword: string },
-): Promise<AdminOutcome<true>> {
+): Promise<Result<true>> {
   const parsed = password.safeParse(input.newPassword);
-  if (!parsed.success) return refused(...parsed.error.issues.map((issue) => fieldError('newPassword', issue.message)));
+  if (!parsed.success) return fail(...parsed.error.issues.map((issue) => fieldError('newPassword', issue.message)));
   const now = deps.now ?? new Date();
   const admin = await deps.db.selectFrom('admin_users').select(['id', 'email', 'password_hash']).where('id', '=', actor.adminId).executeTakeFirstOrThrow();
   if (!(await verifyPassword(input.currentPassword.slice(0, ADMIN_PASSWORD_MAX_LENGTH), admin.password_hash))) {
-    return refused(adminError('WRONG_PASSWORD', 'admin.password.currentWrong', 'currentPassword'));
+    return fail(adminError('WRONG_PASSWORD', 'admin.password.currentWrong', 'currentPassword'));
   }
   const passwordHash = await hashPassword(parsed.data);
   await deps.db.transaction().execute(async (trx) => {
@@ -176,7 +174,7 @@ export async function changeAdminPassword(
     const sessions = await revokeAllSessions(trx, admin.id, now);
     await recordAudit(trx, actor, { action: 'admin.password-changed', target: admin.email, details: { sessionsEnded: sessions } }, now);
   });
-  return done(true);
+  return ok(true);
 }
 
 /**
@@ -195,7 +193,7 @@ export async function confirmSecondFactorSetup(
   deps: AdminDeps,
   actor: AuditActor & { adminId: string },
   input: { setupToken: string; code: string },
-): Promise<AdminOutcome<{ recoveryCodes: string[] }>> {
+): Promise<Result<{ recoveryCodes: string[] }>> {
   const now = deps.now ?? new Date();
   const code = input.code.trim();
   let step: number | null;
@@ -203,9 +201,9 @@ export async function confirmSecondFactorSetup(
     step = /^\d{6}$/.test(code) ? acceptedStep(input.setupToken, deps.secret, code, null, now) : null;
   } catch {
     // Not a setup token of ours (altered, another key): the set-up starts again.
-    return refused(adminError('SECOND_FACTOR_NOT_STARTED', 'admin.secondFactor.notStarted'));
+    return fail(adminError('SECOND_FACTOR_NOT_STARTED', 'admin.secondFactor.notStarted'));
   }
-  if (step === null) return refused(adminError('INVALID_SECOND_FACTOR', 'admin.secondFactor.invalid', 'code'));
+  if (step === null) return fail(adminError('INVALID_SECOND_FACTOR', 'admin.secondFactor.invalid', 'code'));
   const confirmedStep = step;
   const recoveryCodes = await deps.db.transaction().execute(async (trx) => {
     const admin = await trx.selectFrom('admin_users').select(['id', 'email', 'totp_enabled_at']).where('id', '=', actor.adminId).executeTakeFirstOrThrow();
@@ -218,5 +216,5 @@ export async function confirmSecondFactorSetup(
     await recordAudit(trx, actor, { action: 'admin.second-factor-enabled', target: admin.email, details: { replaced: admin.totp_enabled_at !== null } }, now);
     return codes;
   });
-  return done({ recoveryCodes });
+  return ok({ recoveryCodes });
 }

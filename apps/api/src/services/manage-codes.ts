@@ -20,10 +20,8 @@ import type { CreatedRegistrationCode } from './create-registration-code.ts';
 import { releaseCode } from './release-code.ts';
 import type { ReleaseReport } from './release-code.ts';
 import { rotateCode } from './rotate-code.ts';
-
-export type CodeOutcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };
-const refused = <T>(...userErrors: UserError[]): CodeOutcome<T> => ({ ok: false, userErrors });
-const done = <T>(value: T): CodeOutcome<T> => ({ ok: true, value });
+import { fail, ok } from '../lib/result.ts';
+import type { Result } from '../lib/result.ts';
 
 const UNKNOWN: UserError = { code: 'REGISTRATION_CODE_INVALID', field: 'code', messageId: 'admin.codes.error.unknown' };
 const REVOKED: UserError = { code: 'REGISTRATION_CODE_REVOKED', field: 'code', messageId: 'admin.codes.error.revoked' };
@@ -61,13 +59,13 @@ export interface CodeInput {
 }
 
 /** New codes for one new inviter, through the CLI's service; the console's rules first (a future expiry). */
-export async function createCodes(db: Db, actor: AuditActor, input: CodeInput, now: Date): Promise<CodeOutcome<CreatedRegistrationCode[]>> {
+export async function createCodes(db: Db, actor: AuditActor, input: CodeInput, now: Date): Promise<Result<CreatedRegistrationCode[]>> {
   const parsed = newCodesForm(() => now).safeParse(present(input));
-  if (!parsed.success) return refused(...fieldErrorsOf(parsed.error));
+  if (!parsed.success) return fail(...fieldErrorsOf(parsed.error));
   const value = parsed.data;
   const exists: UserError = { code: 'INVALID_FIELD', field: 'code', messageId: 'admin.codes.error.exists' };
   if (value.code !== undefined && (await db.selectFrom('registration_codes').select('id').where('code', '=', value.code).executeTakeFirst())) {
-    return refused(exists);
+    return fail(exists);
   }
   const created = await createRegistrationCodes(
     db,
@@ -110,10 +108,10 @@ export async function createCodes(db: Db, actor: AuditActor, input: CodeInput, n
   // The console's form checked everything the service checks: a refusal here is a chosen code taken
   // meanwhile, or (unheard of) no free random code in five draws.
   if (!created.ok) {
-    if (value.code !== undefined) return refused(exists);
+    if (value.code !== undefined) return fail(exists);
     throw new Error(created.errors.join('; '));
   }
-  return done(created.value);
+  return ok(created.value);
 }
 
 /** A new balance, a new expiry, or no expiry; a revoked code stays as it is. */
@@ -123,14 +121,14 @@ export async function changeCode(
   rawCode: string,
   input: { balance?: unknown; expiresAt?: unknown; clearExpiry?: unknown },
   now: Date,
-): Promise<CodeOutcome<{ code: string }>> {
+): Promise<Result<{ code: string }>> {
   const parsed = codeChangeForm(() => now).safeParse(present(input));
-  if (!parsed.success) return refused(...fieldErrorsOf(parsed.error));
+  if (!parsed.success) return fail(...fieldErrorsOf(parsed.error));
   const change = parsed.data;
-  return db.transaction().execute(async (trx): Promise<CodeOutcome<{ code: string }>> => {
+  return db.transaction().execute(async (trx): Promise<Result<{ code: string }>> => {
     const row = await lockedCode(trx, rawCode);
-    if (!row) return refused(UNKNOWN);
-    if (row.revoked_at !== null || row.disabled) return refused(REVOKED);
+    if (!row) return fail(UNKNOWN);
+    if (row.revoked_at !== null || row.disabled) return fail(REVOKED);
     const before = { balance: row.balance, expiresAt: row.expires_at };
     const after = {
       balance: change.balance ?? row.balance,
@@ -138,19 +136,19 @@ export async function changeCode(
     };
     await trx.updateTable('registration_codes').set({ balance: after.balance, expires_at: after.expiresAt }).where('id', '=', row.id).execute();
     await recordAudit(trx, actor, { action: 'code.changed', target: row.code, details: { before, after } }, now);
-    return done({ code: row.code });
+    return ok({ code: row.code });
   });
 }
 
 /** From now on refused to visitors ("this invitation has been withdrawn"); its members stay. */
-export async function revokeCode(db: Db, actor: AuditActor, rawCode: string, now: Date): Promise<CodeOutcome<{ code: string }>> {
-  return db.transaction().execute(async (trx): Promise<CodeOutcome<{ code: string }>> => {
+export async function revokeCode(db: Db, actor: AuditActor, rawCode: string, now: Date): Promise<Result<{ code: string }>> {
+  return db.transaction().execute(async (trx): Promise<Result<{ code: string }>> => {
     const row = await lockedCode(trx, rawCode);
-    if (!row) return refused(UNKNOWN);
-    if (row.revoked_at !== null || row.disabled) return refused(REVOKED);
+    if (!row) return fail(UNKNOWN);
+    if (row.revoked_at !== null || row.disabled) return fail(REVOKED);
     await trx.updateTable('registration_codes').set({ revoked_at: now.toISOString(), revoked_reason: 'revoked' }).where('id', '=', row.id).execute();
     await recordAudit(trx, actor, { action: 'code.revoked', target: row.code, details: { before: { revokedAt: null }, after: { revokedAt: now.toISOString() } } }, now);
-    return done({ code: row.code });
+    return ok({ code: row.code });
   });
 }
 
@@ -163,12 +161,12 @@ export async function rotateCodeFromConsole(
   actor: AuditActor,
   rawCode: string,
   now: Date,
-): Promise<CodeOutcome<{ code: string; newCode: string; balance: number }>> {
+): Promise<Result<{ code: string; newCode: string; balance: number }>> {
   const code = normalizeRegistrationCode(rawCode);
-  if (!isRegistrationCodeFormat(code)) return refused(UNKNOWN);
+  if (!isRegistrationCodeFormat(code)) return fail(UNKNOWN);
   const row = await db.selectFrom('registration_codes').select(['revoked_at', 'disabled']).where('code', '=', code).executeTakeFirst();
-  if (!row) return refused(UNKNOWN);
-  if (row.revoked_at !== null || row.disabled) return refused(REVOKED);
+  if (!row) return fail(UNKNOWN);
+  if (row.revoked_at !== null || row.disabled) return fail(REVOKED);
   const rotated = await rotateCode(db, code, now, async (trx, result) => {
     // Revoked meanwhile (checked again under the rotation's lock): nothing is written.
     const old = await trx.selectFrom('registration_codes').select('revoked_at').where('id', '=', result.oldId).executeTakeFirstOrThrow();
@@ -188,9 +186,9 @@ export async function rotateCodeFromConsole(
     if (error instanceof AlreadyRevoked) return null;
     throw error;
   });
-  if (rotated === null) return refused(REVOKED);
-  if (!rotated.ok) return refused(UNKNOWN);
-  return done({ code: rotated.value.oldCode, newCode: rotated.value.newCode, balance: rotated.value.balance });
+  if (rotated === null) return fail(REVOKED);
+  if (!rotated.ok) return fail(UNKNOWN);
+  return ok({ code: rotated.value.oldCode, newCode: rotated.value.newCode, balance: rotated.value.balance });
 }
 
 class AlreadyRevoked extends Error {}
@@ -205,13 +203,13 @@ export async function releaseCodeFromConsole(
   actor: AuditActor,
   rawCode: string,
   now: Date,
-): Promise<CodeOutcome<ReleaseReport>> {
+): Promise<Result<ReleaseReport>> {
   const code = normalizeRegistrationCode(rawCode);
-  if (!isRegistrationCodeFormat(code)) return refused(UNKNOWN);
+  if (!isRegistrationCodeFormat(code)) return fail(UNKNOWN);
   const row = await deps.db.selectFrom('registration_codes').select('quarantined_at').where('code', '=', code).executeTakeFirst();
-  if (!row) return refused(UNKNOWN);
+  if (!row) return fail(UNKNOWN);
   const released = await releaseCode(deps, code, now, (trx, { quarantinedAt, held }) =>
     recordAudit(trx, actor, { action: 'code.released', target: code, details: { before: { quarantinedAt, heldRegistrations: held }, after: { quarantinedAt: null } } }, now),
   );
-  return released.ok ? done(released.value) : refused(NOT_QUARANTINED);
+  return released.ok ? ok(released.value) : fail(NOT_QUARANTINED);
 }

@@ -126,7 +126,7 @@ async function retryRows(db: Db, ids: readonly string[], now: Date, actor: Audit
 class RetryRaced extends Error {}
 
 /** CLI `mail retry --id`. */
-export async function retryOutboxRow(db: Db, id: string, now: Date = new Date()): Promise<Result<{ id: string }>> {
+export async function retryOutboxRow(db: Db, id: string, now: Date = new Date()): Promise<Result<{ id: string }, string>> {
   const outcome = await retryRows(db, [id], now, null);
   return outcome.ok ? ok({ id: id.trim() }) : fail(...outcome.refusals.map((r) => r.why));
 }

@@ -21,6 +21,8 @@ import { recordAudit } from '../domain/audit-log.ts';
 import type { AuditActor } from '../domain/audit-log.ts';
 import { privacySubject } from '../domain/privacy-subject.ts';
 import { forgetMailbox } from '../domain/sign-up-gate.ts';
+import { fail, ok } from '../lib/result.ts';
+import type { Result } from '../lib/result.ts';
 import type { RateLimiters } from '../rate-limit.ts';
 import { normalizedAddress, recordOf } from './look-up-member.ts';
 import type { HeldSubmission } from './registration/hold-registration.ts';
@@ -32,8 +34,6 @@ export interface PrivacyDeps {
   /** The mailbox limit's counts of an address (Redis or memory) go with an erasure. */
   limiters: Pick<RateLimiters, 'signUpMailbox'>;
 }
-
-export type PrivacyOutcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };
 
 const NOTHING_FOUND: UserError = { code: 'NOTHING_FOUND', field: 'email', messageId: 'admin.members.nothingFound' };
 
@@ -74,13 +74,13 @@ export async function exportPersonalData(
   deps: PrivacyDeps,
   actor: AuditActor,
   input: { email: string },
-): Promise<PrivacyOutcome<{ fileName: string; document: string }>> {
+): Promise<Result<{ fileName: string; document: string }>> {
   const address = normalizedAddress(input.email);
   if (!address.ok) return address;
-  const { email } = address;
+  const email = address.value;
   const { db } = deps;
   const record = await recordOf(deps, email);
-  if (!record) return { ok: false, userErrors: [NOTHING_FOUND] };
+  if (!record) return fail(NOTHING_FOUND);
   const memberId = record.registration?.id ?? null;
   const [held, emails, ownCodes, voucher, preferences, identities] = await Promise.all([
     db
@@ -172,7 +172,7 @@ export async function exportPersonalData(
     ),
   );
   const stamp = exportedAt.slice(0, 19).replaceAll(':', '-');
-  return { ok: true, value: { fileName: `personal-data-${record.reference.slice('subject:'.length, 'subject:'.length + 8)}-${stamp}.json`, document: JSON.stringify(document, null, 2) } };
+  return ok({ fileName: `personal-data-${record.reference.slice('subject:'.length, 'subject:'.length + 8)}-${stamp}.json`, document: JSON.stringify(document, null, 2) });
 }
 
 function countsOf(record: NonNullable<Awaited<ReturnType<typeof recordOf>>>, emails: number, ownCodes: number): Record<string, number> {
@@ -198,16 +198,16 @@ export interface ErasureReceipt {
   anonymisedInviter: boolean;
 }
 
-export async function erasePersonalData(deps: PrivacyDeps, actor: AuditActor, input: { email: string }): Promise<PrivacyOutcome<ErasureReceipt>> {
+export async function erasePersonalData(deps: PrivacyDeps, actor: AuditActor, input: { email: string }): Promise<Result<ErasureReceipt>> {
   const address = normalizedAddress(input.email);
   if (!address.ok) return address;
-  const { email } = address;
+  const email = address.value;
   const reference = privacySubject(email, deps.secret);
   const at = deps.now.toISOString();
   // First, so that a Redis that cannot be reached stops the erasure before anything is deleted
   // (the admin tries again) rather than after the rows went, with the counts left behind.
   await forgetMailbox(deps.limiters, email);
-  return deps.db.transaction().execute(async (trx): Promise<PrivacyOutcome<ErasureReceipt>> => {
+  return deps.db.transaction().execute(async (trx): Promise<Result<ErasureReceipt>> => {
     const member = await trx.selectFrom('members').select(['id']).where('email', '=', email).executeTakeFirst();
     if (member) await lockRow(trx, 'members', member.id);
     const count = async (query: { executeTakeFirst(): Promise<{ n: number | string | bigint } | undefined> }) => Number((await query.executeTakeFirst())?.n ?? 0);
@@ -274,7 +274,7 @@ export async function erasePersonalData(deps: PrivacyDeps, actor: AuditActor, in
     await trx.deleteFrom('waitlist_entries').where('email', '=', email).execute();
     await trx.deleteFrom('membership_applications').where('email', '=', email).execute();
     await trx.deleteFrom('email_outbox').where('recipient', '=', email).execute();
-    if (Object.values(removed).every((n) => n === 0)) return { ok: false, userErrors: [NOTHING_FOUND] };
+    if (Object.values(removed).every((n) => n === 0)) return fail(NOTHING_FOUND);
     const erasureId = randomUUID();
     await trx
       .insertInto('privacy_erasures')
@@ -286,6 +286,6 @@ export async function erasePersonalData(deps: PrivacyDeps, actor: AuditActor, in
       { action: 'privacy.erased', target: reference, details: { erasureId, before: removed, after: { keptConsentProofs: kept.length, anonymisedInviter } } },
       deps.now,
     );
-    return { ok: true, value: { erasureId, reference, erasedAt: at, removed, keptConsentProofs: kept.length, anonymisedInviter } };
+    return ok({ erasureId, reference, erasedAt: at, removed, keptConsentProofs: kept.length, anonymisedInviter });
   });
 }

@@ -217,7 +217,7 @@ export async function inviteFromWaitlist(db: Db, count: number, now: Date = new 
 }
 
 /** Selects the applicant with this address: a personal code and the invitation email. */
-export async function selectMembershipApplication(db: Db, rawEmail: string, now: Date = new Date()): Promise<Result<IssuedInvitation>> {
+export async function selectMembershipApplication(db: Db, rawEmail: string, now: Date = new Date()): Promise<Result<IssuedInvitation, string>> {
   const parsed = emailField.safeParse(rawEmail);
   if (!parsed.success) return fail(`${rawEmail.trim() || '(empty)'} is not a valid email address`);
   const email = parsed.data;

@@ -32,7 +32,7 @@ export async function releaseCode(
   rawCode: string,
   now: Date = new Date(),
   onRelease?: OnRelease,
-): Promise<Result<ReleaseReport>> {
+): Promise<Result<ReleaseReport, string>> {
   const code = normalizeRegistrationCode(rawCode);
   const row = await deps.db.selectFrom('registration_codes').select(['id', 'quarantined_at']).where('code', '=', code).executeTakeFirst();
   if (!row) return fail(`no registration code ${code}`);

@@ -37,13 +37,13 @@ export async function rotateCode(
   rawCode: string,
   now: Date = new Date(),
   within?: (trx: Transaction<Database>, rotated: RotatedCode & { oldId: string; newId: string }) => Promise<void>,
-): Promise<Result<RotatedCode>> {
+): Promise<Result<RotatedCode, string>> {
   const code = normalizeRegistrationCode(rawCode);
   const found = await db.selectFrom('registration_codes').select('id').where('code', '=', code).executeTakeFirst();
   if (!found) return fail(`no registration code ${code}`);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(async (trx): Promise<Result<RotatedCode>> => {
+      return await db.transaction().execute(async (trx): Promise<Result<RotatedCode, string>> => {
         await lockRow(trx, 'registration_codes', found.id);
         const old = await trx.selectFrom('registration_codes').selectAll().where('id', '=', found.id).executeTakeFirstOrThrow();
         const held = Math.min(old.balance, await heldPlaces(trx, old.id, now));

@@ -16,6 +16,8 @@ import { issueActivation } from '../domain/activation-links.ts';
 import { recordAudit } from '../domain/audit-log.ts';
 import type { AuditActor } from '../domain/audit-log.ts';
 import { privacySubject } from '../domain/privacy-subject.ts';
+import { fail, ok } from '../lib/result.ts';
+import type { Result } from '../lib/result.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
 import { RESENDS_PER_HOUR, memberToRemind } from './registration/resend-activation.ts';
 
@@ -26,19 +28,17 @@ export interface SupportDeps {
   outboxSignal?: OutboxSignal;
 }
 
-export type SupportOutcome = { ok: true } | { ok: false; userErrors: UserError[] };
-
-const refused = (code: UserError['code'], messageId: string): SupportOutcome => ({ ok: false, userErrors: [{ code, field: null, messageId }] });
+const refused = (code: UserError['code'], messageId: string): Result<true> => fail({ code, field: null, messageId });
 const NOT_FOUND = () => refused('MEMBER_NOT_FOUND', 'admin.members.notFound');
 const NOT_PENDING = () => refused('MEMBER_NOT_PENDING', 'admin.members.notPending');
 
 /** At most 64 characters of an id: anything longer is no member's. */
 const memberIdOf = (id: string) => id.trim().slice(0, 64);
 
-export async function resendActivationBySupport(deps: SupportDeps, actor: AuditActor, input: { memberId: string }): Promise<SupportOutcome> {
+export async function resendActivationBySupport(deps: SupportDeps, actor: AuditActor, input: { memberId: string }): Promise<Result<true>> {
   const memberId = memberIdOf(input.memberId);
   const { now } = deps;
-  const outcome = await deps.db.transaction().execute(async (trx): Promise<SupportOutcome> => {
+  const outcome = await deps.db.transaction().execute(async (trx): Promise<Result<true>> => {
     if (!(await lockRow(trx, 'members', memberId))) return NOT_FOUND();
     const { member, recentResends } = await memberToRemind(trx, memberId, now);
     if (member.status !== 'pending') return NOT_PENDING();
@@ -65,16 +65,16 @@ export async function resendActivationBySupport(deps: SupportDeps, actor: AuditA
       },
       now,
     );
-    return { ok: true };
+    return ok(true);
   });
   if (outcome.ok) deps.outboxSignal?.notify();
   return outcome;
 }
 
-export async function freePlaceBySupport(deps: SupportDeps, actor: AuditActor, input: { memberId: string }): Promise<SupportOutcome> {
+export async function freePlaceBySupport(deps: SupportDeps, actor: AuditActor, input: { memberId: string }): Promise<Result<true>> {
   const memberId = memberIdOf(input.memberId);
   const at = deps.now.toISOString();
-  return deps.db.transaction().execute(async (trx): Promise<SupportOutcome> => {
+  return deps.db.transaction().execute(async (trx): Promise<Result<true>> => {
     // The code's row first, then the member's: the lock order of every registration (renew-place.ts).
     const found = await trx.selectFrom('members').select(['registration_code_id']).where('id', '=', memberId).executeTakeFirst();
     if (!found) return NOT_FOUND();
@@ -108,6 +108,6 @@ export async function freePlaceBySupport(deps: SupportDeps, actor: AuditActor, i
       },
       deps.now,
     );
-    return { ok: true };
+    return ok(true);
   });
 }

@@ -26,6 +26,8 @@ import type { Database } from '../db/schema.ts';
 import { recordAudit } from '../domain/audit-log.ts';
 import type { AuditActor } from '../domain/audit-log.ts';
 import { privacySubject } from '../domain/privacy-subject.ts';
+import { fail, ok } from '../lib/result.ts';
+import type { Result } from '../lib/result.ts';
 import { ensureSystemInviter, inviteWaitlistEntry, selectApplication, uninvitedCandidates, withFreshCode } from './personal-invitations.ts';
 import type { EntryRefusal } from './personal-invitations.ts';
 
@@ -47,11 +49,7 @@ interface AdmissionDeps {
   secret: string;
 }
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };
-const refused = (code: UserError['code'], messageId: string, field: string | null = null): Outcome<never> => ({
-  ok: false,
-  userErrors: [{ code, field, messageId }],
-});
+const refused = (code: UserError['code'], messageId: string, field: string | null = null): Result<never> => fail({ code, field, messageId });
 
 // ---------------------------------------------------------------------------------------------
 // Lists
@@ -212,7 +210,7 @@ export async function inviteSelected(
   actor: AuditActor,
   list: 'waitlist' | 'applicants',
   rawIds: unknown,
-): Promise<Outcome<SelectionResult>> {
+): Promise<Result<SelectionResult>> {
   const parsed = invitationSelectionForm.safeParse({ ids: rawIds });
   if (!parsed.success) return refused('INVALID_FIELD', parsed.error.issues[0]?.message ?? 'admin.waitlist.selection.empty', 'ids');
   const now = deps.now ?? new Date();
@@ -239,7 +237,7 @@ export async function inviteSelected(
     if (outcome.ok) result.invited.push(outcome.invitation.email);
     else result.userErrors.push({ code: REFUSALS[outcome.reason], field: id, messageId: REFUSAL_MESSAGES[outcome.reason] });
   }
-  return { ok: true, value: result };
+  return ok(result);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,7 +268,7 @@ const releaseOf = (r: ReleaseRow): Release => ({
 });
 
 /** "Invite the next N": records the release (and its audit entry); the chunks follow (workReleases). */
-export async function startRelease(deps: { db: Db; now?: Date }, actor: AuditActor, rawCount: unknown): Promise<Outcome<Release>> {
+export async function startRelease(deps: { db: Db; now?: Date }, actor: AuditActor, rawCount: unknown): Promise<Result<Release>> {
   const parsed = waitlistReleaseForm.safeParse({ count: rawCount });
   if (!parsed.success) return refused('INVALID_FIELD', parsed.error.issues[0]?.message ?? 'admin.waitlist.release.countInvalid', 'count');
   const now = deps.now ?? new Date();
@@ -295,7 +293,7 @@ export async function startRelease(deps: { db: Db; now?: Date }, actor: AuditAct
   });
   const release = await readRelease(deps.db, id);
   if (!release) throw new Error('the release just written is gone');
-  return { ok: true, value: release };
+  return ok(release);
 }
 
 export async function readRelease(db: Kysely<Database>, id: string): Promise<Release | null> {
@@ -403,7 +401,7 @@ export async function readAdmission(db: Kysely<Database>, now: Date = new Date()
   return { dailyLimit: Number(row.daily_limit), admittedToday: await admittedToday(db, now), timeZone: ADMISSION_TIME_ZONE, updatedAt: row.updated_at };
 }
 
-export async function setCapacity(deps: { db: Db; now?: Date }, actor: AuditActor, rawLimit: unknown): Promise<Outcome<Admission>> {
+export async function setCapacity(deps: { db: Db; now?: Date }, actor: AuditActor, rawLimit: unknown): Promise<Result<Admission>> {
   const parsed = admissionCapacityForm.safeParse({ dailyLimit: rawLimit });
   if (!parsed.success) return refused('INVALID_FIELD', parsed.error.issues[0]?.message ?? 'admin.waitlist.capacity.invalid', 'dailyLimit');
   const now = deps.now ?? new Date();
@@ -417,7 +415,7 @@ export async function setCapacity(deps: { db: Db; now?: Date }, actor: AuditActo
       now,
     );
   });
-  return { ok: true, value: await readAdmission(deps.db, now) };
+  return ok(await readAdmission(deps.db, now));
 }
 
 /**
