@@ -178,7 +178,7 @@ export default defineConfig({
       },
     },
     {
-      command: 'node apps/web/dist/server.js',
+      command: 'node apps/web/server.js',
       url: `${E2E.down}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -5,7 +5,6 @@
  *
  *   apps/api/dist/main.js     the GraphQL API
  *   apps/api/dist/cli.js      the admin CLI
- *   apps/web/dist/server.js   the web server (Express around React Router's build/server/index.js)
  *
  * Our own workspace packages (`@velvet/*`, whose exports are TypeScript sources) are bundled in;
  * every other package stays an import from node_modules, as installed by `npm ci`.
@@ -45,12 +44,5 @@ await Promise.all([
     absWorkingDir: root,
     tsconfig: path.join(root, 'apps/api/tsconfig.json'),
   }),
-  build({
-    ...common,
-    entryPoints: { server: 'apps/web/server/main.ts' },
-    outdir: path.join(root, 'apps/web/dist'),
-    absWorkingDir: root,
-    tsconfig: path.join(root, 'apps/web/tsconfig.json'),
-  }),
 ]);
-console.log(`servers compiled in ${Date.now() - started} ms: apps/api/dist/{main,cli}.js, apps/web/dist/server.js`);
+console.log(`servers compiled in ${Date.now() - started} ms: apps/api/dist/{main,cli}.js`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run dev` (ADR 026): the API restarted by tsx on every change to its sources or our
- * packages, and the web server with Vite's hot reload (apps/web/server/dev.ts), on the same
+ * packages, and the web server with Vite's hot reload (apps/web/server.js in development), on the same
  * embedded defaults as `npm start` but with NODE_ENV=development (GraphiQL, readable errors).
  * Ctrl-C stops both.
  */
@@ -16,7 +16,7 @@ const children = [
   spawn(tsx, ['watch', '--clear-screen=false', 'src/main.ts'], { cwd: path.join(root, 'apps/api'), env: { TRUST_PROXY: 'true', ...env }, stdio: 'inherit' }),
   // Restarted when the server's own modules or our packages change (Node's watcher on those
   // folders only); pages and components reload in the browser through Vite.
-  spawn(process.execPath, ['--watch-path=server', '--watch-path=../../packages', '--watch-preserve-output', '--conditions=development', '--import', 'tsx', 'server/dev.ts'], {
+  spawn(process.execPath, ['--watch-path=server', '--watch-path=../../packages', '--watch-preserve-output', 'server.js'], {
     cwd: path.join(root, 'apps/web'),
     env,
     stdio: 'inherit',

@@ -24,11 +24,12 @@ if (major < 22 || (major === 22 && minor < 22)) {
 const programs = [
   // The web server forwards the visitor's address to the API, which listens on loopback only.
   { name: 'api', file: 'apps/api/dist/main.js', env: { TRUST_PROXY: 'true' } },
-  { name: 'web', file: 'apps/web/dist/server.js', env: {} },
+  // The web server's bundle (ADR 053): apps/web/server.js starts apps/web/build/server/index.js.
+  { name: 'web', file: 'apps/web/server.js', built: 'apps/web/build/server/index.js', env: {} },
 ];
-const missing = programs.filter((p) => !existsSync(path.join(root, p.file)));
+const missing = programs.filter((p) => !existsSync(path.join(root, p.built ?? p.file)));
 if (missing.length > 0) {
-  console.error(`Not built yet (${missing.map((p) => p.file).join(', ')}): run \`npm run build\` first, or \`npm start\`, which builds.`);
+  console.error(`Not built yet (${missing.map((p) => p.built ?? p.file).join(', ')}): run \`npm run build\` first, or \`npm start\`, which builds.`);
   process.exit(1);
 }
 

@@ -64,6 +64,9 @@ export default defineConfig({
   plugins: [noMessageParserInBrowser, tailwindcss(), reactRouter()],
   build: { assetsInlineLimit: 0 },
   environments: {
+    // The server build's input is the Express app's entry, as in React Router's node-custom-server
+    // template: the server and the routes are one bundle, one module graph (ADR 053).
+    ssr: { build: { rollupOptions: { input: './server/index.ts' } } },
     client: {
       build: {
         rolldownOptions: {

@@ -49,8 +49,7 @@ function newestMtime(dir, limit = 5000) {
 
 /** What `npm run build` makes, each with the sources it is built from. */
 const BUILDS = [
-  { built: 'apps/web/build/server/index.js', sources: ['apps/web/app', 'packages'] },
-  { built: 'apps/web/dist/server.js', sources: ['apps/web/server', 'packages'] },
+  { built: 'apps/web/build/server/index.js', sources: ['apps/web/app', 'apps/web/server', 'packages'] },
   { built: 'apps/api/dist/main.js', sources: ['apps/api/src', 'packages'] },
   { built: 'apps/api/dist/cli.js', sources: ['apps/api/src', 'packages'] },
 ];

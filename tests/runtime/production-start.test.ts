@@ -47,7 +47,7 @@ describe('npm start', () => {
     const argv = programs().map((p) => p.argv.slice(1));
     expect(argv).toEqual([
       ['--enable-source-maps', 'apps/api/dist/main.js'],
-      ['--enable-source-maps', 'apps/web/dist/server.js'],
+      ['--enable-source-maps', 'apps/web/server.js'],
     ]);
     for (const { pid } of programs()) {
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
@@ -82,7 +82,7 @@ describe('npm start', () => {
   });
 
   it('answers an unusable Host or Origin with a 400 page, also for a page the cache holds, and keeps serving (issue 18 §1)', async () => {
-    const webPid = pidOf('apps/web/dist/server.js');
+    const webPid = pidOf('apps/web/server.js');
     const apiPid = pidOf('apps/api/dist/main.js');
     // Twice: the second answer of `/` comes from the page cache, which the first request stores.
     for (const _ of [1, 2]) expect(await status(`${web}/`)).toBe(200);
@@ -108,7 +108,7 @@ describe('npm start', () => {
     // The same programs still serve: nothing exited.
     expect(await status(`${web}/`)).toBe(200);
     expect(await status(`${api}/health`)).toBe(200);
-    expect([pidOf('apps/web/dist/server.js'), pidOf('apps/api/dist/main.js')]).toEqual([webPid, apiPid]);
+    expect([pidOf('apps/web/server.js'), pidOf('apps/api/dist/main.js')]).toEqual([webPid, apiPid]);
     expect(product.output()).not.toMatch(/stopped|Invalid URL/);
   });
 
@@ -131,10 +131,10 @@ describe('npm start', () => {
   });
 
   it('starts a crashed web server again', async () => {
-    const before = pidOf('apps/web/dist/server.js')!;
+    const before = pidOf('apps/web/server.js')!;
     process.kill(before, 'SIGKILL');
     await eventually('the web server to be back', async () => {
-      const pid = pidOf('apps/web/dist/server.js');
+      const pid = pidOf('apps/web/server.js');
       return pid !== undefined && pid !== before && (await status(`${web}/healthz`)) === 200 ? true : undefined;
     });
   });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const COMPILED = ['apps/api/dist/main.js', 'apps/api/dist/cli.js', 'apps/web/dist/server.js', 'apps/web/build/server/index.js'];
+const COMPILED = ['apps/api/dist/main.js', 'apps/api/dist/cli.js', 'apps/web/build/server/index.js'];
 
 export function missingBuild(): string[] {
   return COMPILED.filter((file) => !existsSync(path.join(ROOT, file)));

@@ -2,10 +2,9 @@ import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server';
-import { RouterContextProvider, ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction } from 'react-router';
-import { requestInfoContext, type RequestInfo } from './lib/context.ts';
+import { type RouterContextProvider, ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction } from 'react-router';
+import { requestInfoContext } from './lib/context.ts';
 import { provideServerMessages } from './lib/messages.ts';
-export { cacheKeyOf, pageCacheKey } from './lib/page-cache.server.ts';
 import { serverMessages } from './lib/messages.server.ts';
 import { lowPriorityModulePreloads } from './lib/module-preloads.server.ts';
 import { NonceContext } from './lib/nonce.ts';
@@ -82,14 +81,3 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     // no request context (the error came before it was built): logged above
   }
 };
-
-/**
- * The Express server builds each request's context through this export, so the context
- * keys are the very objects the bundled routes read (a second copy of context.ts in the
- * server's own module graph would hold different keys).
- */
-export function createLoadContext(info: RequestInfo): RouterContextProvider {
-  const context = new RouterContextProvider();
-  context.set(requestInfoContext, info);
-  return context;
-}

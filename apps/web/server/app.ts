@@ -10,8 +10,9 @@ import type { Env } from '@velvet/config/env';
 import compression from 'compression';
 import express, { type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { RouterContextProvider, ServerBuild } from 'react-router';
-import type { RequestInfo } from '../app/lib/context.ts';
+import { RouterContextProvider, type ServerBuild } from 'react-router';
+import { requestInfoContext, type RequestInfo } from '../app/lib/context.ts';
+import { cacheKeyOf } from '../app/lib/page-cache.server.ts';
 import { isLocale } from '@velvet/i18n/locales';
 import { catalogJson, clientCatalogVersion } from '../app/lib/messages.server.ts';
 import { sameSitePath } from '../app/lib/same-site-path.ts';
@@ -48,9 +49,11 @@ export interface WebAppOptions {
   errorReporting?: WebErrorReporting;
 }
 
-interface LoadContextEntry {
-  createLoadContext(info: RequestInfo): RouterContextProvider;
-  cacheKeyOf: Parameters<typeof pageCacheDoor>[0]['keyOf'];
+/** A request's context: what the server knows of it, read by loaders and actions (one module graph with the routes, ADR 053). */
+function createLoadContext(info: RequestInfo): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(requestInfoContext, info);
+  return context;
 }
 
 /** The largest body a page's form may send; the consent and funnel doors and the error-report tunnel have their own. */
@@ -154,9 +157,8 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
       mode: env.NODE_ENV === 'production' ? 'production' : 'development',
       cache,
       formStartedAt,
-      getLoadContext: async (req: Request, res: Response) => {
-        const { entry } = typeof build === 'function' ? await build() : build;
-        return (entry.module as unknown as LoadContextEntry).createLoadContext({
+      getLoadContext: (req: Request, res: Response) =>
+        createLoadContext({
           nonce: res.locals.nonce as string,
           correlationId: res.locals.correlationId as string,
           clientIp: req.ip,
@@ -175,8 +177,7 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
           consent: { enabled: env.CMP_ENABLED, settingsId: env.CMP_SETTINGS_ID, appVersion: env.APP_VERSION, gtmScriptUrl: env.GTM_SCRIPT_URL },
           features: { clientKey: features.clientKey, payload: () => Promise.resolve(features.current()) },
           errors: { browserEndpoint: errors.send ? ERROR_REPORTS_PATH : null, report: errors.report, apiFailure: errors.apiFailure },
-        });
-      },
+        }),
     }),
   );
   app.use(((error, req, _res, next) => {
@@ -189,7 +190,7 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     cache && typeof build !== 'function'
       ? pageCacheDoor({
           cache,
-          keyOf: (build.entry.module as unknown as LoadContextEntry).cacheKeyOf,
+          keyOf: cacheKeyOf,
           inputs: () => ({ clientKey: features.clientKey, payload: features.current(), trustedCountryHeader: env.TRUSTED_COUNTRY_HEADER, publicUrl: env.PUBLIC_URL }),
           formStartedAt,
           trustProxy: env.TRUST_PROXY > 0,

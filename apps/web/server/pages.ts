@@ -7,25 +7,18 @@
 import { writeReadableStreamToWritable } from '@react-router/node';
 import type express from 'express';
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router';
+import { pageCacheKey } from '../app/lib/page-cache.server.ts';
 import type { PageCache } from './page-cache.ts';
 import { acceptFormBody, fetchBody } from './request-body.ts';
 
 export interface PageHandlerOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: 'production' | 'development';
-  getLoadContext(req: express.Request, res: express.Response): Promise<RouterContextProvider>;
+  getLoadContext(req: express.Request, res: express.Response): RouterContextProvider;
   /** A new signed rendering instant for the public forms (ADR 041), one per response. */
   formStartedAt(): string;
   /** Anonymous public pages from memory (ADR 039); none in development. */
   cache?: PageCache;
-}
-
-/** What the page cache needs from the app's server entry (its context keys are the bundle's own). */
-interface CacheEntry {
-  pageCacheKey(
-    request: Request,
-    context: RouterContextProvider,
-  ): Promise<{ key: string; experiments: { attributes: { acqAnonymousId: string } }; calendarValidUntil(): number; renderedSessionId(): string } | null>;
 }
 
 const PAGE_CACHE_HEADER = 'x-page-cache';
@@ -95,14 +88,13 @@ async function sendResponse(res: express.Response, response: Response): Promise<
 
 export function pageHandler({ build, mode, getLoadContext, formStartedAt, cache }: PageHandlerOptions): express.RequestHandler {
   const handle = createRequestHandler(build, mode);
-  const entry = async () => ((typeof build === 'function' ? await build() : build).entry.module as unknown as CacheEntry);
   return async (req, res, next) => {
     try {
       if (!(await acceptFormBody(req, res))) return;
       const request = pageRequest(req, res);
       res.locals.formStartedAt = formStartedAt();
-      const context = await getLoadContext(req, res);
-      const cacheKey = cache ? await (await entry()).pageCacheKey(request, context) : null;
+      const context = getLoadContext(req, res);
+      const cacheKey = cache ? await pageCacheKey(request, context) : null;
       if (!cache || !cacheKey) {
         if (cache) res.setHeader(PAGE_CACHE_HEADER, 'bypass');
         await sendResponse(res, await handle(request, context));

@@ -1,8 +1,7 @@
 /**
  * The web server as a child process for the fuzz suite (apps/web/test/fuzz.test.ts): the
- * Express app of server/app.ts over the React Router app that Vite serves in middleware mode,
- * so no build is needed. Node runs it with --conditions=development so that Node and Vite
- * load the same copy of react-router (one RouterContextProvider class). Prints one JSON line
+ * Express app of server/app.ts and the React Router app, both loaded by Vite in middleware mode
+ * (one module graph, as in the build), so no build is needed. Prints one JSON line
  * {"ready":true,"port":…}; with --expose-gc, SIGUSR2 prints the memory in use after a collection.
  */
 import type { AddressInfo } from 'node:net';
@@ -12,7 +11,7 @@ import { parseEnv } from '@velvet/config/env';
 import pino from 'pino';
 import type { ServerBuild } from 'react-router';
 import { createServer } from 'vite';
-import { createWebApp } from '../../server/app.ts';
+import type * as AppModule from '../../server/app.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const env = parseEnv();
@@ -26,6 +25,8 @@ const vite = await createServer({
 });
 const build = () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>;
 await build();
+// The app through Vite as well: the server and the routes in one module graph, as in the build (ADR 053).
+const { createWebApp } = (await vite.ssrLoadModule('/server/app.ts')) as typeof AppModule;
 const app = createWebApp({ env, logger, build, before: vite.middlewares });
 const server = app.listen(0, '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ ready: true, port: (server.address() as AddressInfo).port })}\n`);

@@ -1,6 +1,6 @@
 /**
- * The real web server in a test: createWebApp on an ephemeral port, the pages compiled by
- * Vite in middleware mode (no build needed), features and errors as configured by `env`.
+ * The real web server in a test: createWebApp on an ephemeral port, it and the pages compiled by
+ * Vite in middleware mode (one module graph, no build needed), features and errors as configured by `env`.
  */
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -10,7 +10,8 @@ import type { Env } from '@velvet/config/env';
 import pino from 'pino';
 import type { ServerBuild } from 'react-router';
 import { createServer, type ViteDevServer } from 'vite';
-import { createWebApp, type WebAppOptions } from '../../server/app.ts';
+import type * as AppModule from '../../server/app.ts';
+import type { WebAppOptions } from '../../server/app.ts';
 
 const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -57,6 +58,8 @@ export async function startWebServer(
 ): Promise<TestWebServer> {
   const env = webTestEnv(overrides);
   const dev = await pages();
+  // The app through Vite as well: the server and the routes in one module graph, as in the build (ADR 053).
+  const { createWebApp } = (await dev.ssrLoadModule('/server/app.ts')) as typeof AppModule;
   const app = createWebApp({
     env,
     logger: pino({ level: 'silent' }),
