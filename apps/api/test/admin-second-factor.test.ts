@@ -5,7 +5,6 @@
  * code, however often it is sent at once, gives one session.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout } from 'node:timers/promises';
 import type { UserError } from '@velvet/validation/user-errors';
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
@@ -82,17 +81,23 @@ describe.each(ENGINES)('admin second factor on %s', (engine) => {
   }
   /**
    * Every connection of the pool open (PostgreSQL: four), so that eight calls at once really run
-   * side by side rather than one while the others are still connecting.
+   * side by side rather than one while the others are still connecting: each transaction holds
+   * its connection until as many as the pool has are open at once.
    */
-  const openPool = () =>
-    Promise.all(
+  const openPool = async () => {
+    let open = 0;
+    let allOpen!: () => void;
+    const everyConnectionOpen = new Promise<void>((resolve) => (allOpen = resolve));
+    await Promise.all(
       Array.from({ length: 8 }, () =>
         database.db.transaction().execute(async (trx) => {
           await trx.selectFrom('admin_users').select('id').limit(1).execute();
-          await setTimeout(20);
+          if (++open === database.connections) allOpen();
+          await everyConnectionOpen;
         }),
       ),
     );
+  };
   const sessionsOf = async (adminId: string) =>
     (await database.db.selectFrom('admin_sessions').select('id').where('admin_user_id', '=', adminId).execute()).length;
 

@@ -43,16 +43,21 @@ describe.each(ENGINES)('a mutation over the WebSocket on %s', (engine) => {
     socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString()) as (typeof frames)[number]));
     socket.on('close', (code: number, reason: Buffer) => (closed = { code, reason: reason.toString() }));
     await once(socket, 'open');
-    const frame = async (predicate: (f: (typeof frames)[number]) => boolean) => {
-      const deadline = Date.now() + 5_000;
-      for (;;) {
-        const found = frames.find(predicate);
-        if (found) return found;
-        if (closed) throw new Error(`socket closed ${closed.code} ${closed.reason}`);
-        if (Date.now() > deadline) throw new Error(`no such frame in ${JSON.stringify(frames)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+    // The first frame that matches, as soon as it arrives (the listener above has stored it by then).
+    const frame = (predicate: (f: (typeof frames)[number]) => boolean) =>
+      new Promise<(typeof frames)[number]>((resolve, reject) => {
+        const settle = () => {
+          const found = frames.find(predicate);
+          if (!found && !closed) return;
+          socket.off('message', settle);
+          socket.off('close', settle);
+          if (found) resolve(found);
+          else reject(new Error(`socket closed ${closed!.code} ${closed!.reason} without such a frame in ${JSON.stringify(frames)}`));
+        };
+        socket.on('message', settle);
+        socket.on('close', settle);
+        settle();
+      });
     socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
     await frame((f) => f.type === 'connection_ack');
 

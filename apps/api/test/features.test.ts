@@ -155,14 +155,6 @@ async function startApi(env: Env, database: TestDatabase, hubOptions: { redis?: 
   };
 }
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('the features endpoint and stream over HTTP', () => {
   let database: TestDatabase;
   let running: Running;
@@ -210,7 +202,7 @@ describe('the features endpoint and stream over HTTP', () => {
     expect(payload.dateUpdated > (JSON.parse(first.data) as FeaturePayload).dateUpdated).toBe(true);
 
     stream.close();
-    await until(() => running.hub.listenerCount === 0);
+    await expect.poll(() => running.hub.listenerCount, { timeout: 5_000 }).toBe(0);
   });
 
   it('ends open streams when the server shuts down', async () => {
@@ -243,7 +235,7 @@ describe('keep-alive on an idle stream', () => {
       expect((await stream.next((m) => m.comment !== undefined)).comment).toBe('keep-alive');
       expect(endpoint.streams).toBe(1);
       stream.close();
-      await until(() => endpoint.streams === 0);
+      await expect.poll(() => endpoint.streams, { timeout: 5_000 }).toBe(0);
     } finally {
       endpoint.closeStreams();
       server.closeAllConnections();
@@ -290,7 +282,9 @@ describe.each([
     const changed = await stream.next((m) => m.event === 'features', 5_000);
     expect((JSON.parse(changed.data) as FeaturePayload).features['show-onboarding']).toEqual({ defaultValue: false });
     // The first instance serves the same payload.
-    await until(async () => ((await (await fetch(`${a.base}/api/features/${KEY}`)).json()) as FeaturePayload).features['show-onboarding']?.defaultValue === false);
+    await expect
+      .poll(async () => ((await (await fetch(`${a.base}/api/features/${KEY}`)).json()) as FeaturePayload).features['show-onboarding'], { timeout: 5_000 })
+      .toEqual({ defaultValue: false });
     stream.close();
     servers.splice(servers.indexOf(b), 1);
     await b.close();

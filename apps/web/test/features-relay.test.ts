@@ -3,7 +3,7 @@
  * server's relay serves GrowthBook's endpoint and stream to pages, keeps the last payload
  * through an outage and reconnects.
  */
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RECONNECT_MAX_BACKOFF_MS } from '@velvet/features/constants';
@@ -65,6 +65,22 @@ async function fakeApi(port = 0) {
   return api;
 }
 
+/** A logger whose lines a test can wait for: `logged(match)` resolves with the next line that matches. */
+function watchedLogger() {
+  const lines = new EventEmitter();
+  const watched = pino({ level: 'debug' }, { write: (line: string) => void lines.emit('line', JSON.parse(line)) });
+  const logged = (match: (line: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const listener = (line: Record<string, unknown>) => {
+        if (!match(line)) return;
+        lines.off('line', listener);
+        resolve(line);
+      };
+      lines.on('line', listener);
+    });
+  return { logger: watched, logged };
+}
+
 async function serve(relay: FeatureRelay) {
   const app = express().use(relay.router());
   const server = app.listen(0, '127.0.0.1');
@@ -92,14 +108,6 @@ async function openPage(url: string) {
   };
 }
 
-async function until(check: () => boolean, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe('the features proxy', () => {
   it('serves the versioned file until the API answers, then the API payload, to the endpoint and to open pages', async () => {
     const api = await fakeApi();
@@ -121,24 +129,27 @@ describe('the features proxy', () => {
     expect(await page.next()).toEqual(payload(true, '2026-11-22T10:01:00.000Z'));
     expect(relay.clients).toBe(1);
     page.close();
-    await until(() => relay.clients === 0);
+    await expect.poll(() => relay.clients, { timeout: 5_000 }).toBe(0);
   });
 
   it('keeps the last payload through an API outage and picks up again after it', async () => {
     const api = await fakeApi();
-    const relay = createFeatureRelay({ apiUrl: api.url, clientKey: KEY, logger, reconnect: { firstDelayMs: 20, baseMs: 20 } });
+    const { logger: watched, logged } = watchedLogger();
+    const relay = createFeatureRelay({ apiUrl: api.url, clientKey: KEY, logger: watched, reconnect: { firstDelayMs: 20, baseMs: 20 } });
     const base = await serve(relay);
     await relay.settled(2_000);
     const page = await openPage(`${base}/sub/${KEY}`);
     await page.next();
 
+    // In the outage: the stream is lost (the first error), and trying again fails too (the second).
+    const retriedInOutage = logged((line) => line.msg === 'features: stream from the API lost' && line.errors === 2);
     await api.stop();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await retriedInOutage).toMatchObject({ serving: 'last payload' });
     expect(relay.current()).toEqual(payload(false, '2026-11-22T10:00:00.000Z'));
     expect(await (await fetch(`${base}/api/features/${KEY}`)).json()).toEqual(payload(false, '2026-11-22T10:00:00.000Z'));
 
     const back = await fakeApi(api.port);
-    await until(() => back.streams === 1);
+    await expect.poll(() => back.streams, { timeout: 5_000 }).toBe(1);
     back.push(payload(true, '2026-11-22T11:00:00.000Z'));
     expect(await page.next()).toEqual(payload(true, '2026-11-22T11:00:00.000Z'));
   });
@@ -167,16 +178,16 @@ describe('the features proxy', () => {
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const relay = createFeatureRelay({ apiUrl: url, clientKey: KEY, logger, connectTimeoutMs: 50, reconnect: { firstDelayMs: 20, baseMs: 20 } });
     cleanups.push(() => relay.close());
-    await until(() => connections >= 3);
+    await expect.poll(() => connections, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
     expect(relay.live).toBe(false);
 
     // Answers the headers and a payload, then falls silent without keep-alives.
     const api = await fakeApi();
     const quiet = createFeatureRelay({ apiUrl: api.url, clientKey: KEY, logger, idleTimeoutMs: 100, reconnect: { firstDelayMs: 20, baseMs: 20 } });
     cleanups.push(() => quiet.close());
-    await until(() => quiet.live && api.streams === 1);
+    await expect.poll(() => quiet.live && api.streams === 1, { timeout: 5_000 }).toBe(true);
     const opened = api.opened;
-    await until(() => api.opened > opened);
+    await expect.poll(() => api.opened, { timeout: 5_000 }).toBeGreaterThan(opened);
   });
 
   it('sends a keep-alive comment on an idle stream', async () => {

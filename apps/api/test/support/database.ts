@@ -20,6 +20,8 @@ export interface TestDatabase {
   db: Db;
   /** A DATABASE_URL that reaches the same database (SQLite only: PostgreSQL needs the schema too). */
   url: string;
+  /** How many connections `db` holds at most (SQLite: one, so its transactions run one after another). */
+  connections: number;
   /** Another, independent connection (pool) to the same database, as a second API instance would have. */
   connectAgain(): DatabaseConnection;
   close(): Promise<void>;
@@ -37,6 +39,7 @@ export async function createTestDatabase(engine: DatabaseEngine, options: { migr
       engine,
       db: connection.db,
       url,
+      connections: 1,
       connectAgain: () => connectDatabase(url),
       async close() {
         await connection.close();
@@ -54,6 +57,7 @@ export async function createTestDatabase(engine: DatabaseEngine, options: { migr
     engine,
     db: connection.db,
     url: POSTGRES_URL,
+    connections: poolSize,
     connectAgain: () => connectDatabase(POSTGRES_URL, { postgresSchema: schema, poolSize: 4 }),
     async close() {
       await connection.close();
