@@ -9,7 +9,6 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sq
 import type { DatabaseConnection as KyselyConnection, Driver, SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { DatabaseEngine } from './engine.ts';
-import { preparedStatementName } from './prepared.ts';
 import type { Database } from './schema.ts';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.ts';
 
@@ -80,7 +79,7 @@ function openSqlite(url: string): Opened {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }), plugins: [new SqliteBooleanPlugin()] });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }), plugins: [new SqliteBooleanPlugin()] });
   // Kysely runs one query at a time on the file's one connection, behind every transaction in
   // progress; the health check asks the handle itself, which answers between their statements.
   const select1 = database.prepare('select 1');
@@ -110,36 +109,6 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: KyselyConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
-}
-
-/** Distinct SQL texts whose prepared statements are kept (ours are a few hundred at most). */
-const STATEMENT_CACHE_SIZE = 1000;
-
-/**
- * Kysely's SQLite driver prepares every query anew (`db.prepare(sql)` per execution), which
- * the API's profile showed as the largest single cost of a request (ADR 035). The same SQL text
- * gets the same prepared statement here: better-sqlite3 statements are reusable, re-prepare
- * themselves after a schema change, and Kysely runs one query at a time on this connection.
- * The least recently used statement is dropped beyond STATEMENT_CACHE_SIZE texts (queries with
- * `in (…)` lists of varying length have one text per length).
- */
-function withStatementCache(database: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): SqliteDialectConfig['database'] {
-  const statements = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => database.close(),
-    prepare(sqlText: string) {
-      let statement = statements.get(sqlText);
-      if (statement) {
-        // Most recently used last: Map keeps insertion order.
-        statements.delete(sqlText);
-      } else {
-        statement = database.prepare(sqlText);
-        if (statements.size >= size) statements.delete(statements.keys().next().value as string);
-      }
-      statements.set(sqlText, statement);
-      return statement;
-    },
-  };
 }
 
 const { types } = pg;
@@ -187,16 +156,7 @@ function openPostgres(url: string, options: ConnectOptions): Opened {
   // Idle clients report through the pool; checked-out ones only on themselves, so every
   // client gets a listener of its own when it connects (pg-pool then removes the broken one).
   pool.on('error', onError);
-  pool.on('connect', (client) => {
-    client.on('error', onError);
-    // A prepared query's SQL (prepared.ts) goes as a named statement: PostgreSQL parses and plans
-    // it once per connection, not on every run (ADR 036).
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
-      const name = typeof config === 'string' && Array.isArray(values) ? preparedStatementName(config) : undefined;
-      return name ? query({ name, text: config, values }, undefined, callback) : query(config, values, callback);
-    }) as typeof client.query;
-  });
+  pool.on('connect', (client) => client.on('error', onError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const health = postgresPing(url, onError);
   return { db, ...health };

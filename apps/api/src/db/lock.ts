@@ -13,35 +13,16 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { engineOf } from './engine.ts';
-import { prepared } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 type LockableTable = 'registration_codes' | 'members' | 'email_outbox' | 'waitlist_entries' | 'membership_applications' | 'waitlist_releases';
 
-const LOCKABLE_TABLES: readonly LockableTable[] = [
-  'registration_codes',
-  'members',
-  'email_outbox',
-  'waitlist_entries',
-  'membership_applications',
-  'waitlist_releases',
-];
-
-/** Per table, prepared (ADR 035): `FOR UPDATE` on PostgreSQL; on SQLite the transaction holds the lock already. */
-const lockQueries = new Map(
-  LOCKABLE_TABLES.map((table) => [
-    table,
-    prepared((db, id: string) => {
-      const query = db.selectFrom(table).select('id').where('id', '=', id);
-      return engineOf(db as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate() : query;
-    }),
-  ]),
-);
-
-/** Locks row `id` of `table` for the rest of the transaction; false when there is no such row. */
+/**
+ * Locks row `id` of `table` for the rest of the transaction; false when there is no such row.
+ * `FOR UPDATE` on PostgreSQL; on SQLite the transaction holds the lock already.
+ */
 export async function lockRow(trx: Transaction<Database>, table: LockableTable, id: string): Promise<boolean> {
-  const lock = lockQueries.get(table);
-  if (!lock) throw new Error(`no lock query for ${table}`);
-  const { rows } = await lock(trx, id);
-  return rows.length === 1;
+  const query = trx.selectFrom(table).select('id').where('id', '=', id);
+  const row = await (engineOf(trx as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  return row !== undefined;
 }

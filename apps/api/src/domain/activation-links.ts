@@ -7,30 +7,11 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Locale } from '@velvet/i18n/locales';
 import type { ActivationReason, Database } from '../db/schema.ts';
-import { prepared } from '../db/prepared.ts';
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
 import { hashToken, randomToken } from '../lib/tokens.ts';
 
 export const ACTIVATION_VALIDITY_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-// Prepared (ADR 035): every registration and resend writes them.
-const supersedeLinks = prepared((db, at: string, memberId: string) =>
-  db.updateTable('activations').set({ superseded_at: at }).where('member_id', '=', memberId).where('used_at', 'is', null).where('superseded_at', 'is', null),
-);
-const insertLink = prepared((db, id: string, memberId: string, tokenHash: string, reason: ActivationReason, createdAt: string, expiresAt: string) =>
-  db.insertInto('activations').values({
-    id,
-    member_id: memberId,
-    token_hash: tokenHash,
-    reason,
-    created_at: createdAt,
-    expires_at: expiresAt,
-    used_at: null,
-    superseded_at: null,
-  }),
-);
-const holdPlaceUntil = prepared((db, until: string, memberId: string) => db.updateTable('members').set({ place_held_until: until }).where('id', '=', memberId));
 
 export interface IssueActivationInput {
   memberId: string;
@@ -63,12 +44,32 @@ export async function issueActivation(
 ): Promise<{ outboxId: string; activationId: string; expiresAt: string }> {
   const { now } = options;
   const at = now.toISOString();
-  if (!options.firstLink) await supersedeLinks(trx, at, input.memberId);
+  if (!options.firstLink) {
+    await trx
+      .updateTable('activations')
+      .set({ superseded_at: at })
+      .where('member_id', '=', input.memberId)
+      .where('used_at', 'is', null)
+      .where('superseded_at', 'is', null)
+      .execute();
+  }
   const activationId = randomToken();
   const expiresAt = activationExpiry(now);
-  await insertLink(trx, randomUUID(), input.memberId, hashToken(activationId), input.reason, at, expiresAt);
+  await trx
+    .insertInto('activations')
+    .values({
+      id: randomUUID(),
+      member_id: input.memberId,
+      token_hash: hashToken(activationId),
+      reason: input.reason,
+      created_at: at,
+      expires_at: expiresAt,
+      used_at: null,
+      superseded_at: null,
+    })
+    .execute();
   // The newest link is the current one: the member's place is held until it expires (invitation-places.ts).
-  if (!options.firstLink) await holdPlaceUntil(trx, expiresAt, input.memberId);
+  if (!options.firstLink) await trx.updateTable('members').set({ place_held_until: expiresAt }).where('id', '=', input.memberId).execute();
   const outboxId = await enqueueEmail(
     trx,
     {

@@ -8,7 +8,6 @@
  * without any current link (imported or demo rows) keeps holding their place.
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { prepared } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -21,27 +20,15 @@ function holdingPlace(eb: ExpressionBuilder<Database & { m: Database['members'] 
   return eb.and([eb('m.status', '=', 'pending'), eb.or([eb('m.place_held_until', 'is', null), eb('m.place_held_until', '>', now)])]);
 }
 
-/** Prepared (ADR 035): every code check and registration counts. */
-const countHeld = prepared((db, registrationCodeId: string, now: string) =>
-  db
+/** The places pending registrations hold on the code `registrationCodeId` at `now`. */
+export async function heldPlaces(db: Kysely<Database>, registrationCodeId: string, now: Date): Promise<number> {
+  const row = await db
     .selectFrom('members as m')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('m.registration_code_id', '=', registrationCodeId)
-    .where((eb) => holdingPlace(eb, now)),
-);
-
-const findHolding = prepared((db, memberId: string, now: string) =>
-  db
-    .selectFrom('members as m')
-    .select('m.id')
-    .where('m.id', '=', memberId)
-    .where((eb) => holdingPlace(eb, now)),
-);
-
-/** The places pending registrations hold on the code `registrationCodeId` at `now`. */
-export async function heldPlaces(db: Kysely<Database>, registrationCodeId: string, now: Date): Promise<number> {
-  const { rows } = await countHeld(db, registrationCodeId, now.toISOString());
-  return Number(rows[0]?.n ?? 0);
+    .where((eb) => holdingPlace(eb, now.toISOString()))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /**
@@ -57,6 +44,11 @@ export async function placesFull(db: Kysely<Database>, code: { id: string; balan
 
 /** Whether the pending member `memberId` still holds their place at `now`. */
 export async function holdsPlace(db: Kysely<Database>, memberId: string, now: Date): Promise<boolean> {
-  const { rows } = await findHolding(db, memberId, now.toISOString());
-  return rows.length > 0;
+  const row = await db
+    .selectFrom('members as m')
+    .select('m.id')
+    .where('m.id', '=', memberId)
+    .where((eb) => holdingPlace(eb, now.toISOString()))
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Locale } from '@velvet/i18n/locales';
 import type { Database } from '../db/schema.ts';
-import { prepared } from '../db/prepared.ts';
 import { deriveKey, seal, unseal } from '../lib/tokens.ts';
 
 export type EmailTemplate = 'activation' | 'invitation' | 'lobby' | 'private-link';
@@ -65,24 +64,6 @@ export interface NewEmail<T extends EmailTemplate> {
   payload: PayloadByTemplate[T];
 }
 
-/** Prepared (ADR 035): every registration queues one. */
-const insertEmail = prepared((db, id: string, recipient: string, template: EmailTemplate, locale: string, payload: string, at: string) =>
-  db.insertInto('email_outbox').values({
-    id,
-    recipient,
-    template,
-    locale,
-    payload,
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: at,
-    locked_until: null,
-    last_error: null,
-    created_at: at,
-    sent_at: null,
-  }),
-);
-
 /** Inserts an outbox row (call inside the transaction that causes the email); returns its id. */
 export async function enqueueEmail<T extends EmailTemplate>(
   db: Kysely<Database>,
@@ -90,7 +71,24 @@ export async function enqueueEmail<T extends EmailTemplate>(
   now: Date,
 ): Promise<string> {
   const id = randomUUID();
-  await insertEmail(db, id, email.recipient, email.template, email.locale, JSON.stringify(email.payload), now.toISOString());
+  const at = now.toISOString();
+  await db
+    .insertInto('email_outbox')
+    .values({
+      id,
+      recipient: email.recipient,
+      template: email.template,
+      locale: email.locale,
+      payload: JSON.stringify(email.payload),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: at,
+      locked_until: null,
+      last_error: null,
+      created_at: at,
+      sent_at: null,
+    })
+    .execute();
   return id;
 }
 

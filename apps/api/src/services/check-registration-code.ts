@@ -6,7 +6,6 @@ import type { Customization } from '@velvet/validation/customization';
 import { isBlocking, isRegistrationCodeFormat, normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Db } from '../db/connect.ts';
-import { prepared } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 import type { ExpressionBuilder } from 'kysely';
 import type { CountryOption } from './list-country-options.ts';
@@ -47,9 +46,9 @@ export interface CheckRegistrationCodeDeps {
   codeWatch?: CodeWatch;
 }
 
-/** The code with its inviter's name and state: every landing page with ?rc= asks (prepared, ADR 035). */
-const findCode = prepared((db, code: string) =>
-  db
+/** The code with its inviter's name and state, and the legal documents' revision: every landing page with ?rc= asks. */
+function findCode(db: Db, code: string) {
+  return db
     .selectFrom('registration_codes as rc')
     .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
     .select([
@@ -70,8 +69,9 @@ const findCode = prepared((db, code: string) =>
       'inviter.status as inviter_status',
       (eb) => legalRevision(eb as unknown as ExpressionBuilder<Database, never>).as('legal_revision'),
     ])
-    .where('rc.code', '=', code),
-);
+    .where('rc.code', '=', code)
+    .executeTakeFirst();
+}
 
 const INVALID: RegistrationCodeCheck = {
   errors: ['REGISTRATION_CODE_INVALID'],
@@ -92,7 +92,7 @@ export async function checkRegistrationCode(
   // Input no issued code can have (too long, other characters, U+0000) is invalid without a look-up.
   if (!isRegistrationCodeFormat(code)) return INVALID;
 
-  const row = (await findCode(deps.db, code)).rows[0];
+  const row = await findCode(deps.db, code);
   if (!row) {
     // A code one character away from an issued one: someone may be trying variants of it.
     await deps.codeWatch?.observeUnknown(code);

@@ -3,7 +3,6 @@ import type { Country } from '@velvet/i18n/locales';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
-import { prepared } from '../db/prepared.ts';
 
 export interface CountryOption {
   isoCode: Country;
@@ -33,8 +32,6 @@ interface LegalCache {
 }
 const cacheByDb = new WeakMap<Db, LegalCache>();
 
-const readRevision = prepared((db) => db.selectFrom('legal_documents_revision').select('revision').where('id', '=', 1));
-
 /**
  * The revision of the legal documents as a column of another statement, for a caller that reads
  * a row anyway and then lists the options (`listCountryOptions(db, now, revision)`).
@@ -50,7 +47,8 @@ export function legalRevision(eb: ExpressionBuilder<Database, never>) {
  */
 export async function listCountryOptions(db: Db, now: Date = new Date(), knownRevision?: number): Promise<CountryOption[]> {
   // The code check reads the revision in its own statement (legalRevision below): one less.
-  const revision = knownRevision ?? Number((await readRevision(db)).rows[0]?.revision ?? -1);
+  const revision =
+    knownRevision ?? Number((await db.selectFrom('legal_documents_revision').select('revision').where('id', '=', 1).executeTakeFirst())?.revision ?? -1);
   let cache = cacheByDb.get(db);
   if (!cache || cache.revision !== revision) {
     const documents = await db.selectFrom('legal_documents').select(['country', 'kind', 'pk_string', 'published_at']).execute();

@@ -22,7 +22,6 @@
 import type { RegisterInput } from '@velvet/validation/registration';
 import { isBlocking, normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
-import { prepared } from '../db/prepared.ts';
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import { checkRegistrationCode } from './check-registration-code.ts';
 import { holdsPlace } from '../domain/invitation-places.ts';
@@ -36,9 +35,6 @@ import type { RegisterDeps, RegisterResult, RegistrationRun, SocialRegistrationE
 import { renewPlace } from './registration/renew-place.ts';
 import { resendActivation } from './registration/resend-activation.ts';
 import { validateFields } from './registration/validate-fields.ts';
-
-/** Prepared (ADR 035): every registration asks. */
-const memberByEmail = prepared((db, email: string) => db.selectFrom('members').select(['id', 'status']).where('email', '=', email));
 
 const BALANCE_ERRORS: ReadonlySet<RegistrationCodeError> = new Set([
   'REGISTRATION_CODE_NO_BALANCE_LEFT',
@@ -110,7 +106,7 @@ async function registerValid(
   now: Date,
   held: boolean,
 ): Promise<RegistrationRun> {
-  const existing = (await memberByEmail(deps.db, values.email)).rows[0];
+  const existing = await deps.db.selectFrom('members').select(['id', 'status']).where('email', '=', values.email).executeTakeFirst();
   if (existing && existing.status !== 'pending') {
     // Active or blocked: say no more than "this address has an account".
     return answer('ACCOUNT_ACTIVE', null);

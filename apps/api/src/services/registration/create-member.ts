@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RegisterInput } from '@velvet/validation/registration';
 import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
-import { prepared } from '../../db/prepared.ts';
-import type { MemberStatus } from '../../db/schema.ts';
 import { activationExpiry, issueActivation } from '../../domain/activation-links.ts';
 import { grantWelcomeVoucher, spendInvitation } from '../../domain/member-activation.ts';
 import { isLinkMadeSince } from '../../domain/registration-link.ts';
@@ -10,43 +8,6 @@ import { holdRegistration } from './hold-registration.ts';
 import { lockCodeWithInviter, placeTaken, recordConsent, recordSocialDetails } from './member-writes.ts';
 import { ERRORS_ONLY, answer, publishActive } from './outcomes.ts';
 import type { RegisterDeps, RegistrationRun, SocialRegistrationExtras, ValidFields } from './outcomes.ts';
-
-/** Prepared (ADR 035): every new registration writes it. */
-const insertMember = prepared(
-  (
-    db,
-    id: string,
-    email: string,
-    firstName: string,
-    lastName: string,
-    gender: string | null,
-    country: string,
-    language: string,
-    status: MemberStatus,
-    registrationCodeId: string,
-    newsletter: boolean,
-    createdAt: string,
-    activatedAt: string | null,
-    placeHeldUntil: string | null,
-    mailDomainUnverified: boolean,
-  ) =>
-    db.insertInto('members').values({
-      id,
-      email,
-      first_name: firstName,
-      last_name: lastName,
-      gender,
-      country,
-      language,
-      status,
-      registration_code_id: registrationCodeId,
-      newsletter,
-      created_at: createdAt,
-      activated_at: activatedAt,
-      place_held_until: placeHeldUntil,
-      mail_domain_unverified: mailDomainUnverified,
-    }),
-);
 
 /**
  * A new member on the code: pending with an activation email, or — the address vouched for
@@ -77,24 +38,26 @@ export async function createMember(
     if (full) return { codeError: full };
 
     const memberId = randomUUID();
-    await insertMember(
-      trx,
-      memberId,
-      values.email,
-      values.firstName,
-      values.lastName,
-      values.gender,
-      values.country,
-      values.language,
-      activeAtOnce ? 'active' : 'pending',
-      codeRow.id,
-      input.newsletter,
-      at,
-      activeAtOnce ? at : null,
-      // Pending: the place is held until the first link, issued below, expires.
-      activeAtOnce ? null : activationExpiry(now),
-      values.mailDomainUnverified,
-    );
+    await trx
+      .insertInto('members')
+      .values({
+        id: memberId,
+        email: values.email,
+        first_name: values.firstName,
+        last_name: values.lastName,
+        gender: values.gender,
+        country: values.country,
+        language: values.language,
+        status: activeAtOnce ? 'active' : 'pending',
+        registration_code_id: codeRow.id,
+        newsletter: input.newsletter,
+        created_at: at,
+        activated_at: activeAtOnce ? at : null,
+        // Pending: the place is held until the first link, issued below, expires.
+        place_held_until: activeAtOnce ? null : activationExpiry(now),
+        mail_domain_unverified: values.mailDomainUnverified,
+      })
+      .execute();
     await recordConsent(trx, memberId, values.country, input, now);
     if (social) await recordSocialDetails(trx, memberId, values.shoppingPreferences, social, now);
     if (activeAtOnce) {

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import type { RegisterInput, ShoppingPreference } from '@velvet/validation/registration';
 import type { Kysely, Transaction } from 'kysely';
 import { engineOf } from '../../db/engine.ts';
-import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import { placesFull } from '../../domain/invitation-places.ts';
 import type { SocialRegistrationExtras } from './outcomes.ts';
@@ -15,30 +14,13 @@ import type { SocialRegistrationExtras } from './outcomes.ts';
  * (db/lock.ts). Undefined when the code is unknown.
  */
 export async function lockCodeWithInviter(trx: Transaction<Database>, code: string) {
-  return (await codeWithInviter(trx, code)).rows[0];
-}
-
-// Prepared (ADR 035): the statements of every registration.
-const codeWithInviter = prepared((db, code: string) => {
-  const query = db
+  const query = trx
     .selectFrom('registration_codes as rc')
     .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
     .select(['rc.id', 'rc.customization', 'rc.balance', 'rc.pending_members', 'rc.quarantined_at', 'rc.revoked_at', 'rc.revoked_reason', 'inviter.first_name as inviter_name'])
     .where('rc.code', '=', code);
-  return engineOf(db as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate('rc') : query;
-});
-const insertConsent = prepared(
-  (db, id: string, memberId: string, country: string, terms: string, dataPolicy: string, newsletter: boolean, acceptedAt: string) =>
-    db.insertInto('consents').values({
-      id,
-      member_id: memberId,
-      country,
-      terms_pk_string: terms,
-      data_policy_pk_string: dataPolicy,
-      newsletter,
-      accepted_at: acceptedAt,
-    }),
-);
+  return (engineOf(trx as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate('rc') : query).executeTakeFirst();
+}
 
 /**
  * Under the code's row lock: the code error when it has no free place, else null. `code` is the
@@ -57,7 +39,18 @@ export async function placeTaken(
 
 /** The consent given with this submission (a new row each time: consents are a history). */
 export async function recordConsent(trx: Kysely<Database>, memberId: string, country: string, input: RegisterInput, now: Date) {
-  await insertConsent(trx, randomUUID(), memberId, country, input.termsPkString, input.dataPolicyPkString, input.newsletter, now.toISOString());
+  await trx
+    .insertInto('consents')
+    .values({
+      id: randomUUID(),
+      member_id: memberId,
+      country,
+      terms_pk_string: input.termsPkString,
+      data_policy_pk_string: input.dataPolicyPkString,
+      newsletter: input.newsletter,
+      accepted_at: now.toISOString(),
+    })
+    .execute();
 }
 
 /**
