@@ -32,12 +32,13 @@ export async function heldPlaces(db: Kysely<Database>, registrationCodeId: strin
 }
 
 /**
- * Whether every place of the code is held at `now` (its balance is at least 1). Each pending
- * member holds at most one place, so a code with fewer pending members (`pending_members`,
- * kept by triggers, ADR 036) than places has a free one without counting; only a code that
- * may be full is counted.
+ * Whether every place of the code is held at `now` (a code without any place is, uncounted).
+ * Each pending member holds at most one place, so a code with fewer pending members
+ * (`pending_members`, kept by triggers, ADR 036) than places has a free one without counting;
+ * only a code that may be full is counted.
  */
 export async function placesFull(db: Kysely<Database>, code: { id: string; balance: number; pending_members: number }, now: Date): Promise<boolean> {
+  if (code.balance <= 0) return true;
   if (code.pending_members < code.balance) return false;
   return (await heldPlaces(db, code.id, now)) >= code.balance;
 }

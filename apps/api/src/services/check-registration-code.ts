@@ -10,9 +10,8 @@ import type { Database } from '../db/schema.ts';
 import type { ExpressionBuilder } from 'kysely';
 import type { CountryOption } from './list-country-options.ts';
 import { legalRevision, listCountryOptions } from './list-country-options.ts';
+import { ADMISSION_COLUMNS, admitRegistration } from '../domain/code-admission.ts';
 import { placesFull } from '../domain/invitation-places.ts';
-import { isReferrerBlocked } from '../domain/referrer-blocklist.ts';
-import { verifyValidityTimestamp } from '../domain/registration-link.ts';
 import type { CodeWatch } from '../domain/code-quarantine.ts';
 
 export interface CheckRegistrationCodeInput {
@@ -52,21 +51,13 @@ function findCode(db: Db, code: string) {
     .selectFrom('registration_codes as rc')
     .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
     .select([
+      ...ADMISSION_COLUMNS,
       'rc.id',
-      'rc.code',
-      'rc.balance',
       'rc.pending_members',
-      'rc.expires_at',
       'rc.customization',
-      'rc.landing_slug',
-      'rc.requires_validity_timestamp',
-      'rc.disabled',
       'rc.single_use',
       'rc.quarantined_at',
-      'rc.revoked_at',
-      'rc.revoked_reason',
       'inviter.first_name as inviter_first_name',
-      'inviter.status as inviter_status',
       (eb) => legalRevision(eb as unknown as ExpressionBuilder<Database, never>).as('legal_revision'),
     ])
     .where('rc.code', '=', code)
@@ -93,59 +84,25 @@ export async function checkRegistrationCode(
   if (!isRegistrationCodeFormat(code)) return INVALID;
 
   const row = await findCode(deps.db, code);
-  if (!row) {
-    // A code one character away from an issued one: someone may be trying variants of it.
-    await deps.codeWatch?.observeUnknown(code);
-    return INVALID;
-  }
-  if (row.disabled) return INVALID;
+  // A code one character away from an issued one: someone may be trying variants of it.
+  if (!row) await deps.codeWatch?.observeUnknown(code);
+  const { stage, errors, signedLink } = admitRegistration(row, input, {
+    now,
+    secret: deps.secret,
+    referrerBlocklist: deps.referrerBlocklist,
+    placesFull: row !== undefined && (await placesFull(deps.db, row, now)),
+  });
+  if (!row || stage === 'unknown') return INVALID;
+  const inviterName = row.inviter_status === 'active' ? row.inviter_first_name : null;
   // Withdrawn or replaced in the console (ADR 046): refused with its own message, nothing else checked.
-  if (row.revoked_at !== null) {
-    return {
-      ...INVALID,
-      errors: [row.revoked_reason === 'rotated' ? 'REGISTRATION_CODE_REPLACED' : 'REGISTRATION_CODE_REVOKED'],
-      inviterName: row.inviter_status === 'active' ? row.inviter_first_name : null,
-      codeId: row.id,
-    };
-  }
+  if (stage === 'withdrawn') return { ...INVALID, errors, inviterName, codeId: row.id };
 
-  const errors = new Set<RegistrationCodeError>();
+  if (errors.includes('REFERER_INVALID')) await deps.codeWatch?.observe(row.id, 'blocked_referrer');
 
-  const validityTimestamp = input.validityTimestamp?.trim();
-  let signedLink = false;
-  if (validityTimestamp) {
-    const link = verifyValidityTimestamp(row.code, validityTimestamp, deps.secret, now);
-    if (!link.ok) errors.add(link.reason === 'expired' ? 'REGISTRATION_CODE_EXPIRED' : 'REGISTRATION_CODE_INVALID');
-    signedLink = link.ok;
-  } else if (row.requires_validity_timestamp) {
-    errors.add('REGISTRATION_TIMESTAMP_MISSING');
-  }
-
-  if (row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) errors.add('REGISTRATION_CODE_EXPIRED');
-
-  const inviterValid = row.inviter_status === 'active';
-  if (!inviterValid) errors.add('INVITER_INVALID');
-
-  if (row.balance <= 0) {
-    errors.add('REGISTRATION_CODE_NO_BALANCE_LEFT');
-  } else {
-    // Pending registrations hold places until their activation link expires (invitation-places.ts).
-    if (await placesFull(deps.db, row, now)) errors.add('REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS');
-  }
-
-  const slug = input.slug?.trim().toLowerCase();
-  if (slug && slug !== row.landing_slug?.toLowerCase()) errors.add('CUSTOMIZATION_MISSING');
-
-  if (isReferrerBlocked(input.referrer, deps.referrerBlocklist)) {
-    errors.add('REFERER_INVALID');
-    await deps.codeWatch?.observe(row.id, 'blocked_referrer');
-  }
-
-  const list = [...errors];
-  const usable = !list.some(isBlocking);
+  const usable = !errors.some(isBlocking);
   return {
-    errors: list,
-    inviterName: inviterValid ? row.inviter_first_name : null,
+    errors,
+    inviterName,
     countryOptions: usable ? await listCountryOptions(deps.db, now, Number(row.legal_revision ?? -1)) : [],
     customization: row.customization,
     signedSingleUseLink: signedLink && row.single_use,

@@ -24,6 +24,7 @@ import { isBlocking, normalizeRegistrationCode } from '@velvet/validation/regist
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import { checkRegistrationCode } from './check-registration-code.ts';
+import { isPlaceError } from '../domain/code-admission.ts';
 import { holdsPlace } from '../domain/invitation-places.ts';
 import { isLinkMadeSince } from '../domain/registration-link.ts';
 import { enforceRateLimit } from '../rate-limit.ts';
@@ -35,11 +36,6 @@ import type { RegisterDeps, RegisterResult, RegistrationRun, SocialRegistrationE
 import { renewPlace } from './registration/renew-place.ts';
 import { resendActivation } from './registration/resend-activation.ts';
 import { validateFields } from './registration/validate-fields.ts';
-
-const BALANCE_ERRORS: ReadonlySet<RegistrationCodeError> = new Set([
-  'REGISTRATION_CODE_NO_BALANCE_LEFT',
-  'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS',
-]);
 
 export async function registerMember(deps: RegisterDeps, input: RegisterInput): Promise<RegisterResult> {
   const { outcome, memberId, fieldErrors, codeErrors } = await runRegistration(deps, input, null);
@@ -71,7 +67,7 @@ export async function runRegistration(
   const { errors: fieldErrors, values } = await validateFields(deps.db, input, social, now, deps.mailDomains ?? null);
   if (!values) return ERRORS_ONLY(fieldErrors, codeErrors);
   // A pending member may ask for the email again even when their own place fills the code.
-  const otherCodeErrors = codeErrors.filter((error) => !BALANCE_ERRORS.has(error));
+  const otherCodeErrors = codeErrors.filter((error) => !isPlaceError(error));
   if (otherCodeErrors.length > 0) return ERRORS_ONLY([], codeErrors);
   // The form's gate (ADR 041): refused, the answer of success and nothing written or sent.
   const admitted =

@@ -5,7 +5,7 @@ import { activationExpiry, issueActivation } from '../../domain/activation-links
 import { grantWelcomeVoucher, spendInvitation } from '../../domain/member-activation.ts';
 import { isLinkMadeSince } from '../../domain/registration-link.ts';
 import { holdRegistration } from './hold-registration.ts';
-import { lockCodeWithInviter, placeTaken, recordConsent, recordSocialDetails } from './member-writes.ts';
+import { lockAdmittedCode, recordConsent, recordSocialDetails } from './member-writes.ts';
 import { ERRORS_ONLY, answer, publishActive } from './outcomes.ts';
 import type { RegisterDeps, RegistrationRun, SocialRegistrationExtras, ValidFields } from './outcomes.ts';
 
@@ -24,18 +24,16 @@ export async function createMember(
   const at = now.toISOString();
   const activeAtOnce = social?.emailVerified === true;
   const created = await deps.db.transaction().execute(async (trx) => {
-    const codeRow = await lockCodeWithInviter(trx, code);
-    if (!codeRow) return { codeError: 'REGISTRATION_CODE_INVALID' as const };
-    // Withdrawn or replaced since the check (ADR 046): refused under the lock too.
-    if (codeRow.revoked_at !== null) return { codeError: codeRow.revoked_reason === 'rotated' ? ('REGISTRATION_CODE_REPLACED' as const) : ('REGISTRATION_CODE_REVOKED' as const) };
+    // Withdrawn, replaced (ADR 046) or otherwise refused since the check: refused under the lock too.
+    const admitted = await lockAdmittedCode(trx, deps, input, now);
+    if (admitted.refused) return { codeErrors: admitted.refused };
+    const codeRow = admitted.code;
     // A quarantined code (ADR 043): held for review, unless it came through the inviter's fresh private link.
     if (codeRow.quarantined_at && !isLinkMadeSince(code, input.validityTimestamp, new Date(codeRow.quarantined_at), deps.secret, now)) {
       await holdRegistration(trx, codeRow.id, input, values, social, now);
-      return { codeError: null, held: true as const };
+      return { codeErrors: null, held: true as const };
     }
-    // Counted under the lock: no other registration on this code can commit in between.
-    const full = await placeTaken(trx, codeRow, now);
-    if (full) return { codeError: full };
+    if (admitted.full.length > 0) return { codeErrors: admitted.full };
 
     const memberId = randomUUID();
     await trx
@@ -63,7 +61,7 @@ export async function createMember(
     if (activeAtOnce) {
       await spendInvitation(trx, codeRow.id);
       const voucher = await grantWelcomeVoucher(trx, memberId, codeRow.customization, now);
-      return { codeError: null, memberId, outboxId: null, voucher };
+      return { codeErrors: null, memberId, outboxId: null, voucher };
     }
     const { outboxId } = await issueActivation(
       trx,
@@ -77,10 +75,10 @@ export async function createMember(
       },
       { secret: deps.secret, now, firstLink: true },
     );
-    return { codeError: null, memberId, outboxId, voucher: null };
+    return { codeErrors: null, memberId, outboxId, voucher: null };
   });
 
-  if (created.codeError) return ERRORS_ONLY([], [created.codeError]);
+  if (created.codeErrors) return ERRORS_ONLY([], created.codeErrors);
   if ('held' in created) {
     deps.logger?.info({}, 'registration: held for review (quarantined code)');
     return answer('PENDING_REVIEW', null);

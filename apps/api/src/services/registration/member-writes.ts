@@ -1,40 +1,55 @@
-/** The rows every registration path writes beside the member, and the place check under the code's lock. */
+/** The rows every registration path writes beside the member, and the code's admission under its lock. */
 import { randomUUID } from 'node:crypto';
 import type { RegisterInput, ShoppingPreference } from '@velvet/validation/registration';
+import { isBlocking, normalizeRegistrationCode } from '@velvet/validation/registration-code';
+import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Kysely, Transaction } from 'kysely';
 import { engineOf } from '../../db/engine.ts';
 import type { Database } from '../../db/schema.ts';
+import { ADMISSION_COLUMNS, admitRegistration, isPlaceError } from '../../domain/code-admission.ts';
 import { placesFull } from '../../domain/invitation-places.ts';
-import type { SocialRegistrationExtras } from './outcomes.ts';
+import type { RegisterDeps, SocialRegistrationExtras } from './outcomes.ts';
 
 /**
- * The code a registration takes a place on, with its inviter's name, locked for the rest of
- * the transaction (the code's row first, as everywhere) in the same statement: `FOR UPDATE OF
- * rc` on PostgreSQL; on SQLite the transaction holds the database's write lock already
- * (db/lock.ts). Undefined when the code is unknown.
+ * The code a registration takes a place on, with its inviter, locked for the rest of the
+ * transaction (the code's row first, as everywhere) in the same statement: `FOR UPDATE OF rc` on
+ * PostgreSQL; on SQLite the transaction holds the database's write lock already (db/lock.ts).
  */
-export async function lockCodeWithInviter(trx: Transaction<Database>, code: string) {
+function lockCodeWithInviter(trx: Transaction<Database>, code: string) {
   const query = trx
     .selectFrom('registration_codes as rc')
     .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-    .select(['rc.id', 'rc.customization', 'rc.balance', 'rc.pending_members', 'rc.quarantined_at', 'rc.revoked_at', 'rc.revoked_reason', 'inviter.first_name as inviter_name'])
+    .select([...ADMISSION_COLUMNS, 'rc.id', 'rc.customization', 'rc.pending_members', 'rc.quarantined_at', 'inviter.first_name as inviter_name'])
     .where('rc.code', '=', code);
   return (engineOf(trx as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate('rc') : query).executeTakeFirst();
 }
 
+type LockedCode = NonNullable<Awaited<ReturnType<typeof lockCodeWithInviter>>>;
+
 /**
- * Under the code's row lock: the code error when it has no free place, else null. `code` is the
- * row lockCodeWithInviter read in the same statement that took the lock (its latest version).
+ * The registration's code locked (lockCodeWithInviter), and the code check's admission rules
+ * (domain/code-admission.ts) applied again to its row as the lock found it: what changed since
+ * the check refuses here. `refused`: the code's blocking errors when one of them is not about
+ * its places — nothing may be written then; otherwise `full`: the errors of a code without a
+ * free place, for the caller to apply where a place is taken (counted under the lock: no other
+ * registration on this code can commit in between).
  */
-export async function placeTaken(
-  trx: Kysely<Database>,
-  code: { id: string; balance: number; pending_members: number },
+export async function lockAdmittedCode(
+  trx: Transaction<Database>,
+  deps: Pick<RegisterDeps, 'secret' | 'referrerBlocklist'>,
+  input: RegisterInput,
   now: Date,
-): Promise<'REGISTRATION_CODE_NO_BALANCE_LEFT' | 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS' | null> {
-  if (code.balance <= 0) return 'REGISTRATION_CODE_NO_BALANCE_LEFT';
-  // Pending registrations hold places until their link expires; an activation at once spends one.
-  if (await placesFull(trx, code, now)) return 'REGISTRATION_CODE_BALANCE_LESS_THAN_PENDING_REGISTRATIONS';
-  return null;
+): Promise<{ refused: RegistrationCodeError[] } | { refused: null; code: LockedCode; full: RegistrationCodeError[] }> {
+  const code = await lockCodeWithInviter(trx, normalizeRegistrationCode(input.registrationCode));
+  const { errors } = admitRegistration(code, input, {
+    now,
+    secret: deps.secret,
+    referrerBlocklist: deps.referrerBlocklist,
+    placesFull: code !== undefined && (await placesFull(trx, code, now)),
+  });
+  const blocking = errors.filter(isBlocking);
+  if (!code || blocking.some((error) => !isPlaceError(error))) return { refused: blocking };
+  return { refused: null, code, full: blocking };
 }
 
 /** The consent given with this submission (a new row each time: consents are a history). */

@@ -4,7 +4,7 @@ import { issueActivation } from '../../domain/activation-links.ts';
 import { holdsPlace } from '../../domain/invitation-places.ts';
 import { activateLocked } from './activate-pending-member.ts';
 import { createMember } from './create-member.ts';
-import { lockCodeWithInviter, placeTaken } from './member-writes.ts';
+import { lockAdmittedCode } from './member-writes.ts';
 import { ERRORS_ONLY, answer, publishActive } from './outcomes.ts';
 import type { RegisterDeps, RegistrationRun, SocialRegistrationExtras, ValidFields } from './outcomes.ts';
 
@@ -24,11 +24,11 @@ export async function renewPlace(
   social: SocialRegistrationExtras | null,
   now: Date,
 ): Promise<RegistrationRun> {
-  const code = input.registrationCode.trim().toUpperCase();
   const result = await deps.db.transaction().execute(async (trx) => {
     // The same lock order as everywhere: the code's row, then the member's.
-    const codeRow = await lockCodeWithInviter(trx, code);
-    if (!codeRow) return { run: ERRORS_ONLY([], ['REGISTRATION_CODE_INVALID']) };
+    const admitted = await lockAdmittedCode(trx, deps, input, now);
+    if (admitted.refused) return { run: ERRORS_ONLY([], admitted.refused) };
+    const codeRow = admitted.code;
     if (!(await lockRow(trx, 'members', memberId))) return { run: null };
     const member = await trx
       .selectFrom('members')
@@ -38,8 +38,7 @@ export async function renewPlace(
     if (member.status !== 'pending') return { run: answer('ACCOUNT_ACTIVE', null) };
     // Renewed by a concurrent registration of the same address meanwhile.
     if (await holdsPlace(trx, memberId, now)) return { run: answer('ACCOUNT_PENDING', null) };
-    const full = await placeTaken(trx, codeRow, now);
-    if (full) return { run: ERRORS_ONLY([], [full]) };
+    if (admitted.full.length > 0) return { run: ERRORS_ONLY([], admitted.full) };
     await trx.updateTable('members').set({ registration_code_id: codeRow.id }).where('id', '=', memberId).execute();
     if (social?.emailVerified) {
       const run = await activateLocked(trx, memberId, { ...member, registration_code_id: codeRow.id, customization: codeRow.customization }, input, values, social, now);
