@@ -186,8 +186,8 @@ describe.each(ENGINES)('erasure leaves nothing behind on %s', (engine) => {
       }
       expect(await auditRows(own.db)).toEqual(after);
       // Undone and applied again: nothing left to rewrite, no secret needed.
-      await migrateDown(own.db);
-      expect(await migrateToLatest(own.db)).toEqual({ applied: ['0015-audit-log-pseudonyms'] });
+      for (let i = 0; i < since.length; i++) await migrateDown(own.db);
+      expect(await migrateToLatest(own.db)).toEqual({ applied: since });
     } finally {
       await own.close();
     }

@@ -9,6 +9,8 @@ import { catalogs } from '@velvet/i18n/catalogs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import type { Db } from '../src/db/connect.ts';
+import { migrateDown, migrateToLatest } from '../src/db/migrate.ts';
+import { migrations } from '../src/db/migrations/registry.ts';
 import { mailboxDir, writeToMailbox } from '../src/mail/dev-mailbox.ts';
 import { createOutboxSignal } from '../src/mail/outbox-signal.ts';
 import { BACKOFF_BASE_MS, MAX_ATTEMPTS, OutboxWorker } from '../src/mail/outbox-worker.ts';
@@ -100,16 +102,26 @@ describe.each(ENGINES)('outbox on %s', (engine) => {
     expect(smtpPeer.received).toHaveLength(1);
   });
 
-  it('still names the inviter in an activation row queued before the payload key was renamed (ADR 034)', async () => {
+  it('refuses a row whose payload is not its template\'s; 0016 rewrites the rows queued before the inviter\'s key was renamed (ADR 034), which then name the inviter', async () => {
     const smtpPeer = await peer();
     const { email } = await registerVia(database.db, { firstName: 'Zoë' });
     const row = await outboxRow(email);
     const { inviterName, ...rest } = JSON.parse(row.payload) as { inviterName: string };
     expect(inviterName).toBe('Sophie');
-    // The row as the code before the rename wrote it.
+    const since0016 = Object.keys(migrations).slice(Object.keys(migrations).indexOf('0016-outbox-inviter-name'));
+    for (let i = 0; i < since0016.length; i++) await migrateDown(database.db);
+    // The row as the code before the rename wrote it: not an activation payload any more, so nothing is sent.
     await database.db.updateTable('email_outbox').set({ payload: JSON.stringify({ ...rest, invitorName: inviterName }) }).where('id', '=', row.id).execute();
-    await worker(database.db, smtp(smtpPeer.url)).runOnce();
+    expect(await worker(database.db, smtp(smtpPeer.url)).runOnce()).toEqual({ claimed: 1, sent: 0, retried: 1, failed: 0 });
+    expect((await outboxRow(email)).last_error).toMatch(/inviterName/);
+    expect(smtpPeer.received).toHaveLength(0);
+
+    expect(await migrateToLatest(database.db)).toEqual({ applied: since0016 });
+    expect(JSON.parse((await outboxRow(email)).payload)).toEqual({ ...rest, inviterName });
+    const later = () => new Date(Date.now() + 2 * BACKOFF_BASE_MS);
+    expect(await worker(database.db, smtp(smtpPeer.url), later).runOnce()).toEqual({ claimed: 1, sent: 1, retried: 0, failed: 0 });
     const [received] = await smtpPeer.waitFor(1);
+    expect(received?.text).toContain('Dear Zoë,');
     expect(received?.text).toContain('Sophie has invited you to Velvet Rope');
   });
 

@@ -19,21 +19,12 @@
  * of at their back-off, so the outbox drains within seconds of the server's return.
  */
 import { EventEmitter } from 'node:events';
-import { isLocale } from '@velvet/i18n/locales';
 import type { Env } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import type { EmailOutboxRow } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import { signValidityTimestamp } from '../domain/registration-link.ts';
-import { activationUrl, invitationUrl, lobbyUrl } from './links.ts';
-import type { RenderedEmail } from './intl.ts';
-import type { ActivationEmailPayload, InvitationEmailPayload, LobbyEmailPayload, PrivateLinkEmailPayload } from './outbox.ts';
-import { unsealFromOutbox } from './outbox.ts';
+import { renderOutboxEmail } from './email-templates.ts';
 import type { OutboxSignal } from './outbox-signal.ts';
-import { renderActivationEmail } from './templates/activation-email.tsx';
-import { renderInvitationEmail } from './templates/invitation-email.tsx';
-import { renderPrivateLinkEmail } from './templates/private-link-email.tsx';
-import { renderLobbyEmail } from './templates/lobby-email.tsx';
 import type { MailTransport } from './transport.ts';
 
 export const MAX_ATTEMPTS = 10;
@@ -363,7 +354,7 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
   async #deliver(row: EmailOutboxRow, claimedUntil: string): Promise<'sent' | 'retried' | 'failed'> {
     const { db, logger, transport, env } = this.#options;
     const sending = (async () => {
-      const rendered = await this.#render(row);
+      const rendered = await renderOutboxEmail(row, { publicUrl: env.PUBLIC_URL, secret: env.APP_SECRET });
       await transport.send({ outboxId: row.id, to: row.recipient, from: env.MAIL_FROM, ...rendered });
     })();
     const lockedUntil = await this.#heartbeat(row.id, claimedUntil, sending);
@@ -403,54 +394,5 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
     logger.info({ outboxId: row.id, template: row.template, attempts: row.attempts, transport: transport.kind }, 'outbox: email sent');
     this.emit('sent', row.id);
     return 'sent';
-  }
-
-  async #render(row: EmailOutboxRow): Promise<RenderedEmail> {
-    const locale = isLocale(row.locale) ? row.locale : 'en';
-    if (row.template === 'activation') {
-      const payload = JSON.parse(row.payload) as ActivationEmailPayload;
-      const activationId = unsealFromOutbox(payload.sealedActivationId, this.#options.env.APP_SECRET);
-      return renderActivationEmail({
-        locale,
-        firstName: payload.firstName,
-        // Rows queued before the key was renamed (issue 10, ADR 034) carry it as `invitorName`.
-        inviterName: payload.inviterName ?? (payload as { invitorName?: string | null }).invitorName ?? null,
-        activationUrl: activationUrl(this.#options.env.PUBLIC_URL, locale, activationId),
-        expiresAt: new Date(payload.expiresAt),
-      });
-    }
-    if (row.template === 'invitation') {
-      const payload = JSON.parse(row.payload) as InvitationEmailPayload;
-      return renderInvitationEmail({
-        locale,
-        code: payload.code,
-        // Signed up to the code's expiry: the person's own link, single use by the code's one place (ADR 041).
-        invitationUrl: invitationUrl(
-          this.#options.env.PUBLIC_URL,
-          locale,
-          payload.code,
-          signValidityTimestamp(payload.code, new Date(payload.expiresAt), this.#options.env.APP_SECRET),
-        ),
-        expiresAt: new Date(payload.expiresAt),
-        reason: payload.reason,
-      });
-    }
-    if (row.template === 'lobby') {
-      const payload = JSON.parse(row.payload) as LobbyEmailPayload;
-      const token = unsealFromOutbox(payload.sealedToken, this.#options.env.APP_SECRET);
-      return renderLobbyEmail({ locale, lobbyUrl: lobbyUrl(this.#options.env.PUBLIC_URL, locale, token), expiresAt: new Date(payload.expiresAt) });
-    }
-    if (row.template === 'private-link') {
-      const payload = JSON.parse(row.payload) as PrivateLinkEmailPayload;
-      const expiresAt = new Date(payload.expiresAt);
-      return renderPrivateLinkEmail({
-        locale,
-        firstName: payload.firstName,
-        pausedCode: payload.pausedCode,
-        linkUrl: invitationUrl(this.#options.env.PUBLIC_URL, locale, payload.linkCode, signValidityTimestamp(payload.linkCode, expiresAt, this.#options.env.APP_SECRET)),
-        expiresAt,
-      });
-    }
-    throw new Error(`unknown email template ${row.template}`);
   }
 }

@@ -5,63 +5,47 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import type { Locale } from '@velvet/i18n/locales';
 import type { Database } from '../db/schema.ts';
 import { deriveKey, seal, unseal } from '../lib/tokens.ts';
 
-export type EmailTemplate = 'activation' | 'invitation' | 'lobby' | 'private-link';
-
-/** What the activation email needs. The activation id is sealed: the database never holds it in clear. */
-export interface ActivationEmailPayload {
-  sealedActivationId: string;
-  firstName: string | null;
-  inviterName: string | null;
-  /** ISO time the link stops working. */
-  expiresAt: string;
-}
+/** An ISO time, as `Date#toISOString()` writes it. */
+const isoTime = z.iso.datetime();
 
 /**
- * What the invitation email needs. The code is not sealed: registration_codes holds it in
- * clear anyway, and it is a one-place invitation, not an account credential.
+ * What a row of each template carries in `payload` (JSON): written by enqueueEmail, checked by the
+ * worker before it renders the email (email-templates.ts). A secret in it is sealed: the database
+ * never holds an activation id or a lobby token in clear.
  */
-export interface InvitationEmailPayload {
-  code: string;
-  /** ISO time the code expires. */
-  expiresAt: string;
-  reason: 'waitlist' | 'interest';
-}
+export const OUTBOX_PAYLOADS = {
+  /** The activation email: the sealed activation id, and when the link stops working. */
+  activation: z.object({ sealedActivationId: z.string(), firstName: z.string().nullable(), inviterName: z.string().nullable(), expiresAt: isoTime }),
+  /**
+   * The invitation email: the code, not sealed (registration_codes holds it in clear anyway, and
+   * it is a one-place invitation, not an account credential), and when it expires.
+   */
+  invitation: z.object({ code: z.string(), expiresAt: isoTime, reason: z.enum(['waitlist', 'interest']) }),
+  /** The lobby email (ADR 029): the sealed token, a bearer credential, and when the link stops working. */
+  lobby: z.object({ sealedToken: z.string(), expiresAt: isoTime }),
+  /**
+   * An inviter's email when their code was quarantined or rotated (ADR 043): the code paused, and
+   * the code of the fresh private link (the same, or its successor), signed when the email is
+   * rendered, valid until `expiresAt`.
+   */
+  'private-link': z.object({ pausedCode: z.string(), linkCode: z.string(), firstName: z.string().nullable(), expiresAt: isoTime }),
+};
 
-/** What the lobby email needs (ADR 029). The lobby token is sealed: it is a bearer credential. */
-export interface LobbyEmailPayload {
-  sealedToken: string;
-  /** ISO time the link stops working. */
-  expiresAt: string;
-}
-
-/**
- * What an inviter's email needs when their code was quarantined or rotated (ADR 043): the code
- * paused, and the code of the fresh private link (the same, or its successor). The link is
- * signed when the email is rendered, valid until `expiresAt`.
- */
-export interface PrivateLinkEmailPayload {
-  pausedCode: string;
-  linkCode: string;
-  firstName: string | null;
-  expiresAt: string;
-}
-
-interface PayloadByTemplate {
-  activation: ActivationEmailPayload;
-  invitation: InvitationEmailPayload;
-  lobby: LobbyEmailPayload;
-  'private-link': PrivateLinkEmailPayload;
-}
+export type EmailTemplate = keyof typeof OUTBOX_PAYLOADS;
+export type EmailPayload<T extends EmailTemplate> = z.infer<(typeof OUTBOX_PAYLOADS)[T]>;
+export type ActivationEmailPayload = EmailPayload<'activation'>;
+export type InvitationEmailPayload = EmailPayload<'invitation'>;
 
 export interface NewEmail<T extends EmailTemplate> {
   template: T;
   recipient: string;
   locale: Locale;
-  payload: PayloadByTemplate[T];
+  payload: EmailPayload<T>;
 }
 
 /** Inserts an outbox row (call inside the transaction that causes the email); returns its id. */

@@ -14,6 +14,7 @@ import { adminListsMigration } from './0012-admin-lists.ts';
 import { codeSignalCountsMigration } from './0013-code-signal-counts.ts';
 import { secondFactorAttemptsMigration } from './0014-second-factor-attempts.ts';
 import { auditLogPseudonymsMigration } from './0015-audit-log-pseudonyms.ts';
+import { outboxInviterNameMigration } from './0016-outbox-inviter-name.ts';
 
 /**
  * Every migration, by name, in order. A static object rather than a folder scan:
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0014-second-factor-attempts': secondFactorAttemptsMigration,
   // Without the secret here: a database with addresses in its audit log is refused (migrationsFor).
   '0015-audit-log-pseudonyms': auditLogPseudonymsMigration({}),
+  '0016-outbox-inviter-name': outboxInviterNameMigration,
 };
 
 /** What a migration may need besides the database (migrate.ts hands it over). */

@@ -1,0 +1,75 @@
+/**
+ * The emails the outbox sends, one entry per template: the payload a row of it carries (checked
+ * before anything is rendered: a row of another shape fails its delivery instead of sending a
+ * broken email), the page the email links to, and how it renders in the row's language. A new
+ * email is a payload in outbox.ts, a component in templates/ and an entry here; the type below
+ * refuses a template without one.
+ */
+import { isLocale } from '@velvet/i18n/locales';
+import type { Locale } from '@velvet/i18n/locales';
+import type { z } from 'zod';
+import type { EmailOutboxRow } from '../db/schema.ts';
+import { signValidityTimestamp } from '../domain/registration-link.ts';
+import type { RenderedEmail } from './intl.ts';
+import { activationUrl, invitationUrl, lobbyUrl } from './links.ts';
+import { OUTBOX_PAYLOADS, unsealFromOutbox } from './outbox.ts';
+import type { EmailPayload, EmailTemplate } from './outbox.ts';
+import { renderActivationEmail } from './templates/activation-email.tsx';
+import { renderInvitationEmail } from './templates/invitation-email.tsx';
+import { renderLobbyEmail } from './templates/lobby-email.tsx';
+import { renderPrivateLinkEmail } from './templates/private-link-email.tsx';
+
+/** What an email's link is built from besides its payload. */
+interface EmailLinkContext {
+  /** PUBLIC_URL: the web app's address. */
+  publicUrl: string;
+  /** APP_SECRET: unseals the payload's secrets and signs invitation links. */
+  secret: string;
+  locale: Locale;
+}
+
+interface EmailTemplateEntry<P> {
+  payload: z.ZodType<P>;
+  url(payload: P, context: EmailLinkContext): string;
+  render(payload: P, locale: Locale, url: string): Promise<RenderedEmail>;
+}
+
+const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T>> } = {
+  activation: {
+    payload: OUTBOX_PAYLOADS.activation,
+    url: (payload, { publicUrl, secret, locale }) => activationUrl(publicUrl, locale, unsealFromOutbox(payload.sealedActivationId, secret)),
+    render: (payload, locale, url) =>
+      renderActivationEmail({ locale, firstName: payload.firstName, inviterName: payload.inviterName, activationUrl: url, expiresAt: new Date(payload.expiresAt) }),
+  },
+  invitation: {
+    payload: OUTBOX_PAYLOADS.invitation,
+    // Signed up to the code's expiry: the person's own link, single use by the code's one place (ADR 041).
+    url: (payload, { publicUrl, secret, locale }) =>
+      invitationUrl(publicUrl, locale, payload.code, signValidityTimestamp(payload.code, new Date(payload.expiresAt), secret)),
+    render: (payload, locale, url) =>
+      renderInvitationEmail({ locale, code: payload.code, invitationUrl: url, expiresAt: new Date(payload.expiresAt), reason: payload.reason }),
+  },
+  lobby: {
+    payload: OUTBOX_PAYLOADS.lobby,
+    url: (payload, { publicUrl, secret, locale }) => lobbyUrl(publicUrl, locale, unsealFromOutbox(payload.sealedToken, secret)),
+    render: (payload, locale, url) => renderLobbyEmail({ locale, lobbyUrl: url, expiresAt: new Date(payload.expiresAt) }),
+  },
+  'private-link': {
+    payload: OUTBOX_PAYLOADS['private-link'],
+    url: (payload, { publicUrl, secret, locale }) =>
+      invitationUrl(publicUrl, locale, payload.linkCode, signValidityTimestamp(payload.linkCode, new Date(payload.expiresAt), secret)),
+    render: (payload, locale, url) =>
+      renderPrivateLinkEmail({ locale, firstName: payload.firstName, pausedCode: payload.pausedCode, linkUrl: url, expiresAt: new Date(payload.expiresAt) }),
+  },
+};
+
+const isEmailTemplate = (template: string): template is EmailTemplate => Object.hasOwn(EMAIL_TEMPLATES, template);
+
+/** The email an outbox row stands for, in its language (English for a language no longer offered). */
+export async function renderOutboxEmail(row: Pick<EmailOutboxRow, 'template' | 'locale' | 'payload'>, env: { publicUrl: string; secret: string }): Promise<RenderedEmail> {
+  if (!isEmailTemplate(row.template)) throw new Error(`unknown email template ${row.template}`);
+  const entry: EmailTemplateEntry<unknown> = EMAIL_TEMPLATES[row.template];
+  const locale = isLocale(row.locale) ? row.locale : 'en';
+  const payload = entry.payload.parse(JSON.parse(row.payload));
+  return entry.render(payload, locale, entry.url(payload, { ...env, locale }));
+}
