@@ -17,6 +17,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 import { createFeatureRelay, readEvents } from '../server/features.ts';
 import { freePort, startApiProcess, until, type ApiProcess } from './support/api-process.ts';
+import { printFigure } from './support/console-guard.ts';
 import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 
 const logger = pino({ level: 'silent' });
@@ -84,7 +85,7 @@ describe('the features stream never delays a page', () => {
         expect(rendered.html).toContain(FILE_PAYLOAD.dateUpdated);
       }
       const elapsed = performance.now() - started;
-      console.warn(`5 renders with the features stream ${apiUrl === dead ? 'refused' : 'hanging'}: ${Math.round(elapsed)} ms`);
+      printFigure(`5 renders with the features stream ${apiUrl === dead ? 'refused' : 'hanging'}: ${Math.round(elapsed)} ms`);
       // A page that waited for the stream took 1 s at least each (the old relay's wait): 5 s for five.
       expect(elapsed).toBeLessThan(5_000);
       expect(relay.live).toBe(false);
@@ -146,7 +147,7 @@ describe('with TRUST_PROXY, X-Forwarded-For cannot escape the per-address limits
     const answers: string[] = [];
     for (let i = 1; i <= 20; i++) answers.push((await page(site.url, `/?rc=${code}`, { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` })).text);
     const refused = answers.filter((html) => html.includes(limited)).length;
-    console.warn(`20 code checks with a changing left-most X-Forwarded-For: ${20 - refused} went through, ${refused} limited`);
+    printFigure(`20 code checks with a changing left-most X-Forwarded-For: ${20 - refused} went through, ${refused} limited`);
     expect(refused).toBeGreaterThan(0);
     // Another visitor behind the same proxy is not held back by the first one's attempts.
     expect((await page(site.url, `/?rc=${code}`, { 'x-forwarded-for': '203.0.113.8' })).text).not.toContain(limited);

@@ -10,6 +10,7 @@ import { catalogs } from '@velvet/i18n/catalogs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../server/app.ts';
 import { sendWithHeaders } from '../../api/test/support/hostile-input.ts';
+import { printFigure } from './support/console-guard.ts';
 import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 
 let web: TestWebServer;
@@ -104,7 +105,7 @@ describe('request bodies are bounded whatever the framing', () => {
       clearInterval(sampler);
     }
     const growthMb = (peak - before) / 1024 / 1024;
-    console.warn(`four parallel 30 MB chunked posts: RSS ${Math.round(before / 1048576)} MB before, peak ${Math.round(peak / 1048576)} MB (+${growthMb.toFixed(1)} MB)`);
+    printFigure(`four parallel 30 MB chunked posts: RSS ${Math.round(before / 1048576)} MB before, peak ${Math.round(peak / 1048576)} MB (+${growthMb.toFixed(1)} MB)`);
     expect(growthMb).toBeLessThan(50);
   });
 
