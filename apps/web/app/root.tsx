@@ -22,7 +22,7 @@ import { startAnalytics } from './lib/analytics.ts';
 import { consentPage } from './lib/consent.server.ts';
 import { consentModeSnippet } from './lib/consent-shared.ts';
 import { identifiedCustomer } from './lib/auth-cookie.server.ts';
-import { localeContext, pageLoadContext, presetExperimentsContext, requestInfoContext } from './lib/context.ts';
+import { localeContext, pageLoadContext, requestInfoContext } from './lib/context.ts';
 import { ERROR_REPORTING_META } from './lib/error-reporting.ts';
 import { ExperimentsProvider } from './lib/experiments.tsx';
 import { experimentsData } from './lib/experiments.server.ts';
@@ -42,7 +42,6 @@ import {
   subscribeMessages,
 } from './lib/messages.ts';
 import { sameSitePath } from './lib/same-site-path.ts';
-import { useNonce } from './lib/nonce.ts';
 import { SESSION_META } from './lib/page-load.ts';
 import { pageLoadMiddleware } from './lib/page-load.server.ts';
 import { webViewFromRequest } from './lib/web-view.server.ts';
@@ -111,7 +110,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       webView: (({ active, returnUrl }) => ({ active, returnUrl }))(webViewFromRequest(request, context)),
       // Consent records expire by the real clock, not the calendar's (ADR 021).
       consent: consentPage(request, context, new Date(), await identifiedCustomer(request, context)),
-      experiments: context.get(presetExperimentsContext) ?? (await experimentsData(request, context)),
+      experiments: await experimentsData(request, context),
       errorReporting: info.errors.browserEndpoint ? { endpoint: info.errors.browserEndpoint, environment: info.environment } : null,
       formStartedAt: info.formStartedAt,
     } satisfies RootData,
@@ -138,7 +137,6 @@ export const links: Route.LinksFunction = () => [
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>('root') as RootData | undefined;
-  const nonce = useNonce();
   const locale = root?.locale ?? 'en';
   // Decided by the first page load (ADR 011): later revalidations never add or drop the script.
   const [cmp] = useState(() => root?.consent.cmp ?? null);
@@ -156,7 +154,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         {/* Before any other script: the data layer and Google Consent Mode defaults (all denied). */}
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: consentModeSnippet(cmp) }} />
+        <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: consentModeSnippet(cmp) }} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0a0a0a" />
         {/* This page load's id (ADR 022): the browser sends it back with its requests. */}
@@ -175,8 +173,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         )}
         {page}
         {root && <PageMessages locale={root.locale} used={used} />}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScrollRestoration />
+        <Scripts />
       </body>
     </html>
   );
@@ -184,10 +182,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 /** The page's messages as a JSON data block (never run), written after the page so it holds every id the page formatted. */
 function PageMessages({ locale, used }: { locale: RootData['locale']; used: Set<string> }) {
-  const nonce = useNonce();
   const text = typeof window === 'undefined' ? onServer().pageBlock(locale, used) : pageBlockText();
-  // The nonce too, like every script element of the page (it is never run).
-  return <script type="application/json" id={PAGE_MESSAGES_ID} nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: text }} />;
+  return <script type="application/json" id={PAGE_MESSAGES_ID} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: text }} />;
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {

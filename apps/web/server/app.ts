@@ -4,7 +4,6 @@
  * acquisition defaults file, and per-request context for loaders.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Env } from '@velvet/config/env';
 import compression from 'compression';
@@ -12,7 +11,6 @@ import express, { type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { RouterContextProvider, type ServerBuild } from 'react-router';
 import { requestInfoContext, type RequestInfo } from '../app/lib/context.ts';
-import { cacheKeyOf } from '../app/lib/page-cache.server.ts';
 import { isLocale } from '@velvet/i18n/locales';
 import { catalogJson, clientCatalogVersion } from '../app/lib/messages.server.ts';
 import { sameSitePath } from '../app/lib/same-site-path.ts';
@@ -23,13 +21,11 @@ import type { WebErrorReporting } from './error-reports.ts';
 import { createFeatureRelay } from './features.ts';
 import type { FeatureRelay } from './features.ts';
 import { ENTRANCE_BODY_BYTES } from './entrance.ts';
-import { PageCache } from './page-cache.ts';
-import { pageCacheDoor } from './page-door.ts';
 import { formStartToken } from '../app/lib/form-guard.server.ts';
 import { pageHandler } from './pages.ts';
 import { sameSiteRedirects } from './redirects.ts';
 import { readBodies } from './request-body.ts';
-import { csrfGuard, nonceMiddleware, securityHeaders } from './security.ts';
+import { contentSecurityPolicy, csrfGuard, securityHeaders } from './security.ts';
 import { TEST_NOW_HEADER, calendarClock } from './test-clock.ts';
 
 export interface WebAppOptions {
@@ -64,8 +60,6 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
   const features = options.features ?? createFeatureRelay({ apiUrl: env.API_URL, clientKey: env.FEATURES_CLIENT_KEY, logger });
   const errors = options.errorReporting ?? createWebErrorReporting({ url: env.ERROR_REPORTING_URL, environment: env.ACQ_ENVIRONMENT, logger });
   const development = env.NODE_ENV === 'development' && !clientDir;
-  /** Anonymous public pages from memory (ADR 039), in production only. */
-  const cache = env.NODE_ENV === 'production' ? new PageCache() : undefined;
   const formStartedAt = () => formStartToken(env.APP_SECRET);
   app.disable('x-powered-by');
   // The number of proxy hops in front (ADR 028): the visitor is the right-most X-Forwarded-For entry they did not write.
@@ -95,16 +89,15 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
   /** Spec §7.6: GrowthBook's features endpoint and stream under our own host (before compression, which would hold the stream back). */
   app.use(features.router());
   app.use(compression());
-  app.use(nonceMiddleware);
-  app.use(
-    securityHeaders({
-      publicUrl: env.PUBLIC_URL,
-      publicApiUrl: env.PUBLIC_API_URL,
-      browserGraphqlUrl: env.ACQ_BACKEND_GRAPHQL_URL,
-      development,
-      tagManagerUrl: env.GTM_CONTAINER_ID ? env.GTM_SCRIPT_URL : undefined,
-    }),
-  );
+  const security = {
+    publicUrl: env.PUBLIC_URL,
+    publicApiUrl: env.PUBLIC_API_URL,
+    browserGraphqlUrl: env.ACQ_BACKEND_GRAPHQL_URL,
+    development,
+    tagManagerUrl: env.GTM_CONTAINER_ID ? env.GTM_SCRIPT_URL : undefined,
+  };
+  const pagePolicy = contentSecurityPolicy(security);
+  app.use(securityHeaders(security));
   if (before) app.use(before);
 
   if (clientDir) {
@@ -155,11 +148,10 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     pageHandler({
       build,
       mode: env.NODE_ENV === 'production' ? 'production' : 'development',
-      cache,
       formStartedAt,
       getLoadContext: (req: Request, res: Response) =>
         createLoadContext({
-          nonce: res.locals.nonce as string,
+          contentSecurityPolicy: pagePolicy,
           correlationId: res.locals.correlationId as string,
           clientIp: req.ip,
           calendarNow: res.locals.calendarNow as Date,
@@ -185,23 +177,7 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     next(error);
   }) as express.ErrorRequestHandler);
   app.use(lastResortErrorPage);
-  /** The page cache's door (ADR 051): a page the cache holds is answered before Express. */
-  const door =
-    cache && typeof build !== 'function'
-      ? pageCacheDoor({
-          cache,
-          keyOf: cacheKeyOf,
-          inputs: () => ({ clientKey: features.clientKey, payload: features.current(), trustedCountryHeader: env.TRUSTED_COUNTRY_HEADER, publicUrl: env.PUBLIC_URL }),
-          formStartedAt,
-          trustProxy: env.TRUST_PROXY > 0,
-          logger,
-        })
-      : undefined;
   return Object.assign(app, {
-    /** The server's request listener: the door, then Express. */
-    requestListener: (req: IncomingMessage, res: ServerResponse) => {
-      if (!door?.(req, res)) app(req, res);
-    },
     /** Ends what keeps connections open (the features streams), so the server can close. */
     closeStreams: () => features.close(),
   });

@@ -51,7 +51,7 @@ async function listen(root: string, vite: ViteDevServer | undefined) {
     ...(vite ? { build: serverBuild, before: vite.middlewares } : { build: await serverBuild(), clientDir: path.join(root, 'build/client') }),
     cmpDir,
   });
-  const server = createServer(app.requestListener).listen(env.PORT, env.HOST, () => {
+  const server = createServer(app).listen(env.PORT, env.HOST, () => {
     const url = `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`;
     logger.info({ url }, vite ? 'web server listening (development: Vite, hot reload)' : 'web server listening');
   });

@@ -7,8 +7,6 @@
 import { writeReadableStreamToWritable } from '@react-router/node';
 import type express from 'express';
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router';
-import { pageCacheKey } from '../app/lib/page-cache.server.ts';
-import type { PageCache } from './page-cache.ts';
 import { acceptFormBody, fetchBody } from './request-body.ts';
 
 export interface PageHandlerOptions {
@@ -17,11 +15,7 @@ export interface PageHandlerOptions {
   getLoadContext(req: express.Request, res: express.Response): RouterContextProvider;
   /** A new signed rendering instant for the public forms (ADR 041), one per response. */
   formStartedAt(): string;
-  /** Anonymous public pages from memory (ADR 039); none in development. */
-  cache?: PageCache;
 }
-
-const PAGE_CACHE_HEADER = 'x-page-cache';
 
 function requestHeaders(req: express.Request): Headers {
   const headers = new Headers();
@@ -58,13 +52,6 @@ function pageRequest(req: express.Request, res: express.Response): Request {
   return new Request(url.href, { method: req.method, headers: requestHeaders(req), signal: controller.signal, body });
 }
 
-/** The headers set on `res` so far, one pair per value. */
-function headerList(res: express.Response): [string, string][] {
-  return Object.entries(res.getHeaders()).flatMap(([name, value]): [string, string][] =>
-    value === undefined ? [] : Array.isArray(value) ? value.map((one): [string, string] => [name, one]) : [[name, String(value)]],
-  );
-}
-
 async function sendResponse(res: express.Response, response: Response): Promise<void> {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
@@ -72,7 +59,11 @@ async function sendResponse(res: express.Response, response: Response): Promise<
   }
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  // A page's CSP (its scripts' digests) replaces the middleware's; every other header adds to what is set.
+  for (const [name, value] of response.headers.entries()) {
+    if (name === 'content-security-policy') res.setHeader(name, value);
+    else res.append(name, value);
+  }
   if (response.headers.get('content-type')?.match(/text\/event-stream/i)) res.flushHeaders();
   if (!response.body) {
     res.end();
@@ -86,56 +77,14 @@ async function sendResponse(res: express.Response, response: Response): Promise<
   }
 }
 
-export function pageHandler({ build, mode, getLoadContext, formStartedAt, cache }: PageHandlerOptions): express.RequestHandler {
+export function pageHandler({ build, mode, getLoadContext, formStartedAt }: PageHandlerOptions): express.RequestHandler {
   const handle = createRequestHandler(build, mode);
   return async (req, res, next) => {
     try {
       if (!(await acceptFormBody(req, res))) return;
       const request = pageRequest(req, res);
       res.locals.formStartedAt = formStartedAt();
-      const context = getLoadContext(req, res);
-      const cacheKey = cache ? await pageCacheKey(request, context) : null;
-      if (!cache || !cacheKey) {
-        if (cache) res.setHeader(PAGE_CACHE_HEADER, 'bypass');
-        await sendResponse(res, await handle(request, context));
-        return;
-      }
-      const values = {
-        nonce: res.locals.nonce as string,
-        anonymousId: cacheKey.experiments.attributes.acqAnonymousId,
-        now: (res.locals.calendarNow as Date).getTime(),
-        formStartedAt: res.locals.formStartedAt as string,
-      };
-      const hit = cache.get(cacheKey.key, values);
-      if (hit) {
-        res.status(hit.status);
-        for (const [name, value] of hit.headers) res.append(name, value);
-        res.setHeader(PAGE_CACHE_HEADER, 'hit');
-        res.end(hit.body);
-        return;
-      }
-      // What the middleware set (the security headers with this response's nonce): the door answers with them later.
-      const front = headerList(res);
-      const response = await handle(request, context);
-      res.setHeader(PAGE_CACHE_HEADER, 'miss');
-      if (response.status !== 200 || !response.body) {
-        await sendResponse(res, response);
-        return;
-      }
-      // The visitor gets the stream as it renders; the cache gets the whole page once it is complete.
-      const [toVisitor, toCache] = response.body.tee();
-      void new Response(toCache).text().then(
-        (body) =>
-          cache.set(
-            cacheKey.key,
-            { status: response.status, headers: response.headers, body },
-            { ...values, sessionId: cacheKey.renderedSessionId() },
-            cacheKey.calendarValidUntil(),
-            front,
-          ),
-        () => undefined,
-      );
-      await sendResponse(res, new Response(toVisitor, { status: response.status, statusText: response.statusText, headers: response.headers }));
+      await sendResponse(res, await handle(request, getLoadContext(req, res)));
     } catch (error) {
       next(error);
     }

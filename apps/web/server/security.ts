@@ -1,8 +1,9 @@
 /**
- * Security headers (CSP with a fresh nonce per response, HSTS, frame and referrer
- * policies) and the CSRF guard for state-changing requests.
+ * Security headers (a hash-based CSP, HSTS, frame and referrer policies) and the CSRF guard
+ * for state-changing requests. A page's CSP names the SHA-256 of each of its inline scripts
+ * (ADR 053): it is a function of the page's bytes, so a shared cache may keep the page with its
+ * header, where a per-response nonce made every page someone's own.
  */
-import { randomFillSync } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { refusedBody } from './error-pages.ts';
@@ -18,61 +19,54 @@ export interface SecurityOptions {
   tagManagerUrl?: string | undefined;
 }
 
-const NONCE_BYTES = 16;
-/** Random bytes for 256 nonces, drawn from the CSPRNG at once (as Node's randomUUID does): a draw per response cost 5 % of a cached page. */
-const pool = Buffer.alloc(NONCE_BYTES * 256);
-let poolOffset = pool.length;
-
-/** A CSP nonce: 128 bits from the CSPRNG, base64, never used for two responses. */
-export function newNonce(): string {
-  if (poolOffset >= pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const nonce = pool.toString('base64', poolOffset, poolOffset + NONCE_BYTES);
-  poolOffset += NONCE_BYTES;
-  return nonce;
-}
-
-export function nonceMiddleware(_req: Request, res: Response, next: NextFunction) {
-  res.locals.nonce = newNonce();
-  next();
-}
-
 /** An API address as connect-src allows it: its origin over http(s) and over ws(s), for the websocket. */
 function apiSources(address: string): string[] {
   const url = new URL(address);
   return [url.origin, `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`];
 }
 
-export function securityHeaders({ publicApiUrl, browserGraphqlUrl, development, publicUrl, tagManagerUrl }: SecurityOptions) {
+/**
+ * The site's Content-Security-Policy for a response whose inline scripts have these SHA-256
+ * digests (base64): none for anything but a page. 'strict-dynamic' lets the hashed entry
+ * scripts load the route chunks and the consent script; the origin is for browsers without it.
+ * In development Vite injects scripts of its own: 'unsafe-inline', and no hashes (they would void it).
+ */
+export function contentSecurityPolicy({ publicApiUrl, browserGraphqlUrl, development, publicUrl, tagManagerUrl }: SecurityOptions) {
   // The server-rendered address and the acquisition defaults' override: the page may use either.
   const apis = [...new Set([...apiSources(publicApiUrl), ...(browserGraphqlUrl ? apiSources(browserGraphqlUrl) : [])])];
-  const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.nonce as string}'`;
-  // 'strict-dynamic' already trusts what nonce'd scripts add; the origin is for browsers without it, and for connect-src.
   const tagManager = tagManagerUrl ? [new URL(tagManagerUrl).origin] : [];
-  return helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        'default-src': ["'self'"],
-        // strict-dynamic: the nonce'd entry scripts may load the lazy route chunks.
-        'script-src': development ? ["'self'", "'unsafe-inline'", ...tagManager] : ["'self'", nonce, "'strict-dynamic'", ...tagManager],
-        'style-src': development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-        'img-src': ["'self'", 'data:'],
-        'font-src': ["'self'"],
-        'connect-src': ["'self'", ...apis, ...tagManager, ...(development ? ['ws:'] : [])],
-        'form-action': ["'self'"],
-        'frame-ancestors': ["'none'"],
-        'base-uri': ["'self'"],
-        'object-src': ["'none'"],
-        ...(publicUrl.startsWith('https:') ? { 'upgrade-insecure-requests': [] } : {}),
-      },
-    },
-    strictTransportSecurity: publicUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
+  const rest = [
+    `style-src 'self'${development ? " 'unsafe-inline'" : ''}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    ['connect-src', "'self'", ...apis, ...tagManager, ...(development ? ['ws:'] : [])].join(' '),
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "object-src 'none'",
+    ...(publicUrl.startsWith('https:') ? ['upgrade-insecure-requests'] : []),
+  ].join(';');
+  return (scriptHashes: readonly string[]): string => {
+    const scripts = development
+      ? ["'self'", "'unsafe-inline'", ...tagManager]
+      : ["'self'", ...scriptHashes.map((hash) => `'sha256-${hash}'`), "'strict-dynamic'", ...tagManager];
+    return `default-src 'self';script-src ${scripts.join(' ')};${rest}`;
+  };
+}
+
+/** The security headers of every response; a page replaces the CSP with its own scripts' digests (entry.server.tsx). */
+export function securityHeaders(options: SecurityOptions) {
+  const policy = contentSecurityPolicy(options)([]);
+  const others = helmet({
+    contentSecurityPolicy: false,
+    strictTransportSecurity: options.publicUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Content-Security-Policy', policy);
+    others(req, res, next);
+  };
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

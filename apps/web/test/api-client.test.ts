@@ -28,7 +28,7 @@ const failures: ApiFailureReport[] = [];
 function contextFor(apiUrl: string) {
   const context = new RouterContextProvider();
   context.set(requestInfoContext, {
-    nonce: 'n', correlationId: 'web-1', clientIp: '203.0.113.9', apiUrl, publicApiUrl: apiUrl, publicUrl: 'http://localhost:3000',
+    contentSecurityPolicy: () => '', correlationId: 'web-1', clientIp: '203.0.113.9', apiUrl, publicApiUrl: apiUrl, publicUrl: 'http://localhost:3000',
     environment: 'test', gtmContainerId: undefined, trustedCountryHeader: 'cf-ipcountry', secureCookies: false, appSecret: 'x'.repeat(32), formMinFillSeconds: 0, formStartedAt: 'f.sig', appSchemePrefix: 'velvetrope://',
     consent: { enabled: true, settingsId: 'test', appVersion: '0.0.0', gtmScriptUrl: 'https://www.googletagmanager.com/gtm.js' },
     ...testRequestExtras({ errors: { browserEndpoint: null, report: () => undefined, apiFailure: (failure) => void failures.push(failure) } }),

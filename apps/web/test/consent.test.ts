@@ -59,9 +59,9 @@ describe('consent cookie and consent mode', () => {
       },
     });
     expect(snippet.indexOf("gtag('consent','default'")).toBeLessThan(snippet.indexOf('__ACQ_CMP__'));
-    // The consent script: async, with the snippet's own nonce, once the page has loaded.
-    expect(snippet).toContain('s.async=true;s.src="/entrance/cmp/js/cmp_min.js?v=2026112210";if(n)s.nonce=n;');
-    expect(snippet).toContain("window.addEventListener('load',l,{once:true})})(document.currentScript&&document.currentScript.nonce);");
+    // The consent script: async, once the page has loaded.
+    expect(snippet).toContain('s.async=true;s.src="/entrance/cmp/js/cmp_min.js?v=2026112210";document.head.appendChild(s)');
+    expect(snippet).toContain("window.addEventListener('load',l,{once:true})})();");
     expect(snippet).toContain("ad_storage:'denied',analytics_storage:'denied',ad_user_data:'denied',ad_personalization:'denied',wait_for_update:500");
     expect(snippet).not.toContain('</script>');
     expect(consentModeSnippet(null)).not.toContain('__ACQ_CMP__');
@@ -87,7 +87,7 @@ describe('the page side of the consent manager', () => {
   function context(overrides: { enabled?: boolean; gtmContainerId?: string } = {}) {
     const provider = new RouterContextProvider();
     provider.set(requestInfoContext, {
-      nonce: 'n', correlationId: 'c', clientIp: '203.0.113.9', apiUrl: 'http://127.0.0.1:9', publicApiUrl: 'http://127.0.0.1:9',
+      contentSecurityPolicy: () => '', correlationId: 'c', clientIp: '203.0.113.9', apiUrl: 'http://127.0.0.1:9', publicApiUrl: 'http://127.0.0.1:9',
       publicUrl: 'https://www.velvetrope.example', environment: 'test', gtmContainerId: overrides.gtmContainerId, trustedCountryHeader: undefined,
       secureCookies: true, appSecret: 'x'.repeat(32), formMinFillSeconds: 0, formStartedAt: 'f.sig', appSchemePrefix: 'velvetrope://',
       consent: { enabled: overrides.enabled ?? true, settingsId: 'settings-1', appVersion: '2.1.0', gtmScriptUrl: 'https://tags.example/gtm.js' },

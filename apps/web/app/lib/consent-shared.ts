@@ -140,10 +140,11 @@ export function consentModeSignals(choice: ConsentChoice | null): Record<'ad_sto
 }
 
 /**
- * The inline snippet that runs before any other script (nonce'd): the data layer, gtag and
- * Google Consent Mode v2 defaults (everything denied, wait 500 ms for an update), the consent
- * script's configuration, and the consent script itself — added async, with this snippet's
- * nonce, once the page has loaded, so it never competes with what the page needs to render.
+ * The inline snippet that runs before any other script (its digest is in the page's CSP): the
+ * data layer, gtag and Google Consent Mode v2 defaults (everything denied, wait 500 ms for an
+ * update), the consent script's configuration, and the consent script itself — added async
+ * (trusted through 'strict-dynamic') once the page has loaded, so it never competes with what
+ * the page needs to render.
  */
 export function consentModeSnippet(cmp: { scriptUrl: string; config: CmpPageConfig } | null): string {
   const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028|\u2029/g, '');
@@ -153,8 +154,8 @@ export function consentModeSnippet(cmp: { scriptUrl: string; config: CmpPageConf
     "gtag('consent','default',{ad_storage:'denied',analytics_storage:'denied',ad_user_data:'denied',ad_personalization:'denied',wait_for_update:500});",
     cmp
       ? `window.__ACQ_CMP__=${json(cmp.config)};` +
-        `(function(n){function l(){var s=document.createElement('script');s.async=true;s.src=${json(cmp.scriptUrl)};if(n)s.nonce=n;document.head.appendChild(s)}` +
-        "if(document.readyState==='complete')l();else window.addEventListener('load',l,{once:true})})(document.currentScript&&document.currentScript.nonce);"
+        `(function(){function l(){var s=document.createElement('script');s.async=true;s.src=${json(cmp.scriptUrl)};document.head.appendChild(s)}` +
+        "if(document.readyState==='complete')l();else window.addEventListener('load',l,{once:true})})();"
       : '',
   ].join('');
 }

@@ -3,11 +3,10 @@ import { createContext } from 'react-router';
 import type { Locale, Prefix } from '@velvet/i18n/locales';
 import type { FeaturePayload } from '@velvet/features/definitions';
 import type { CaptureOptions } from '@velvet/error-reporting/reporter';
-import type { ExperimentsData } from './experiments-shared.ts';
 
 export interface RequestInfo {
-  /** CSP nonce for this response's inline scripts. */
-  nonce: string;
+  /** The page's Content-Security-Policy, given the SHA-256 digests of its inline scripts (ADR 053). */
+  contentSecurityPolicy(scriptHashes: readonly string[]): string;
   /** Correlation id of the incoming request, also sent to the API. */
   correlationId: string;
   clientIp: string | undefined;
@@ -83,5 +82,3 @@ export interface PageLoadInfo {
 
 export const pageLoadContext = createContext<PageLoadInfo>();
 
-/** The experiments data a cacheable page is rendered with, chosen with its cache key (ADR 039); the root loader uses it. */
-export const presetExperimentsContext = createContext<ExperimentsData | null>(null);

@@ -23,29 +23,11 @@ export function testingDisabled(url: URL): boolean {
   return url.searchParams.get(DISABLE_PARAM)?.toLowerCase() === 'true';
 }
 
-/** What the experiments of a page are read from: its address and headers (a Fetch request, or the page cache's door's view of one). */
-export interface RequestHead {
-  url: string;
-  headers: { get(name: string): string | null };
-}
-
-/** The server's side of the evaluation: the payload it holds and where the page lives. */
-export interface ExperimentsInputs {
-  clientKey: string;
-  payload: FeaturePayload;
-  trustedCountryHeader: string | undefined;
-  publicUrl: string;
-}
-
 export async function experimentsData(request: Request, context: Readonly<RouterContextProvider>): Promise<ExperimentsData> {
-  const info = context.get(requestInfoContext);
+  const { features, trustedCountryHeader, publicUrl } = context.get(requestInfoContext);
+  const { clientKey } = features;
   // At once, never waiting for the API (ADR 028): the relay's last payload, else the versioned file.
-  const payload = await info.features.payload();
-  return experimentsFor(request, { clientKey: info.features.clientKey, payload, trustedCountryHeader: info.trustedCountryHeader, publicUrl: info.publicUrl });
-}
-
-/** The experiments data of a request, evaluated at once (the page cache keys pages by it before any context exists). */
-export function experimentsFor(request: RequestHead, { clientKey, payload, trustedCountryHeader, publicUrl }: ExperimentsInputs): ExperimentsData {
+  const payload = await features.payload();
   const cookieHeader = request.headers.get('cookie') ?? '';
   const stored = readCookie(cookieHeader, ANONYMOUS_ID_COOKIE);
   const consented = choiceFromCookie(cookieHeader)?.analytics === true;

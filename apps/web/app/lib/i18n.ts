@@ -21,8 +21,6 @@ const LANG_COOKIE_MAX_AGE = 2147483647;
  * language of any prefixed page they opened (an email's link) — and outranks `lang` (ADR 022).
  */
 const LOCALE_COOKIE = 'locale';
-/** The cookies that only choose the language (a page cached for a language may answer them, ADR 039). */
-export const LANGUAGE_COOKIES: readonly string[] = [LOCALE_COOKIE, LANG_COOKIE];
 const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
 
 export interface SplitPath {
