@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { countryFromHostname, countryFromTimeZone, detectCountry } from '../app/lib/country.ts';
+import { countryFromHostname, countryFromTimeZone, countryOnServer, formCountry, requestCountry } from '../app/lib/country.ts';
 
-describe('country detection', () => {
+describe('country detection (spec §9: backend, domain, time zone, DE)', () => {
   it('reads two-letter top-level domains only, and only served countries', () => {
     expect(countryFromHostname('www.velvetrope.de')).toBe('DE');
     expect(countryFromHostname('shop.velvetrope.at')).toBe('AT');
@@ -17,12 +17,30 @@ describe('country detection', () => {
     expect(countryFromTimeZone('America/New_York')).toBeUndefined();
   });
 
-  it('uses the backend, then the domain, then the time zone, then DE; failures fall through', async () => {
+  it('on the server: the backend, then the domain; a failing backend falls through; none leaves the time zone to the browser', async () => {
     const errors: unknown[] = [];
     const failing = () => Promise.reject(new Error('down'));
-    expect(await detectCountry([failing, () => 'gb', () => countryFromHostname('x.nl'), () => 'SE'], (e) => errors.push(e))).toBe('NL');
+    expect(await countryOnServer(failing, 'x.nl', (e) => errors.push(e))).toBe('NL');
     expect(errors).toHaveLength(1);
-    expect(await detectCountry([() => null, () => undefined])).toBe('DE');
-    expect(await detectCountry([() => 'fr'])).toBe('FR');
+    expect(await countryOnServer(() => 'gb', 'velvetrope.se')).toBe('SE'); // GB: not served
+    expect(await countryOnServer(() => 'fr', 'velvetrope.se')).toBe('FR');
+    expect(await countryOnServer(() => null, 'velvetrope.com')).toBeUndefined();
+  });
+
+  it('a form preselects the detected country when it offers it, else DE', () => {
+    const offered = [{ isoCode: 'AT' }, { isoCode: 'DE' }];
+    expect(formCountry(offered, 'AT')).toBe('AT');
+    expect(formCountry(offered, 'FR')).toBe('DE');
+    expect(formCountry(offered, undefined)).toBe('DE');
+  });
+
+  it('without a browser or an API call: the edge header, the languages region, the domain, then DE', () => {
+    const request = (url: string, headers: Record<string, string>) => new Request(url, { headers });
+    expect(requestCountry(request('https://club.example.nl/', { 'cf-ipcountry': 'at', 'accept-language': 'fr-BE' }), 'cf-ipcountry')).toBe('AT');
+    // Without a trusted header the edge's is not believed; the most preferred region a served country wins.
+    expect(requestCountry(request('https://club.example.nl/', { 'cf-ipcountry': 'at', 'accept-language': 'en-US,fr-BE;q=0.8' }), undefined)).toBe('BE');
+    expect(requestCountry(request('https://club.example.nl/', { 'accept-language': 'de-CH;q=0.5,fr-FR' }), undefined)).toBe('FR');
+    expect(requestCountry(request('https://club.example.nl/', { 'accept-language': 'en, *' }), undefined)).toBe('NL');
+    expect(requestCountry(request('https://club.example.com/', {}), undefined)).toBe('DE');
   });
 });

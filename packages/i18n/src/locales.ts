@@ -28,21 +28,30 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
 
-/** Picks the first supported language from an Accept-Language header, honouring q-values. */
-export function localeFromAcceptLanguage(header: string | null | undefined): Locale | undefined {
-  if (!header) return undefined;
-  const ranked = header
+/**
+ * An Accept-Language header's tags, most preferred first: by q-value, then by position; tags
+ * with q=0 and empty ones left out. `maxParts`: only that many of the header's entries are read.
+ */
+function rankedLanguageTags(header: string, maxParts = Infinity): string[] {
+  return header
     .split(',')
+    .slice(0, maxParts)
     .map((part, index) => {
       const [tag = '', ...params] = part.trim().split(';');
       const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
       const quality = q ? Number(q.slice(2)) : 1;
-      return { tag: tag.toLowerCase(), quality: Number.isFinite(quality) ? quality : 0, index };
+      return { tag: tag.trim(), quality: Number.isFinite(quality) ? quality : 0, index };
     })
     .filter((entry) => entry.tag && entry.quality > 0)
-    .sort((a, b) => b.quality - a.quality || a.index - b.index);
-  for (const { tag } of ranked) {
-    const base = tag.split('-')[0];
+    .sort((a, b) => b.quality - a.quality || a.index - b.index)
+    .map((entry) => entry.tag);
+}
+
+/** Picks the first supported language from an Accept-Language header, honouring q-values. */
+export function localeFromAcceptLanguage(header: string | null | undefined): Locale | undefined {
+  if (!header) return undefined;
+  for (const tag of rankedLanguageTags(header)) {
+    const base = tag.toLowerCase().split('-')[0];
     if (isLocale(base)) return base;
   }
   return undefined;
@@ -64,4 +73,26 @@ function isCountry(value: unknown): value is Country {
 export function supportedCountry(value: string | null | undefined): Country | undefined {
   const upper = value?.trim().toUpperCase();
   return isCountry(upper) ? upper : undefined;
+}
+
+/**
+ * The region of the most preferred Accept-Language tag that names a served country
+ * (`de-AT,de;q=0.9` → AT), of the header's first 20 entries; a tag that does not parse is
+ * skipped (and passed to `onUnparseable`).
+ */
+export function countryFromAcceptLanguage(header: string | null | undefined, onUnparseable?: (tag: string) => void): Country | undefined {
+  if (!header) return undefined;
+  for (const tag of rankedLanguageTags(header, 20)) {
+    if (tag === '*') continue;
+    let region: string | undefined;
+    try {
+      region = new Intl.Locale(tag).region;
+    } catch {
+      onUnparseable?.(tag);
+      continue;
+    }
+    const country = supportedCountry(region);
+    if (country) return country;
+  }
+  return undefined;
 }

@@ -3,7 +3,7 @@ import { GENDERS, leanStep1Form, leanStep2Form, registrationForm } from '@velvet
 import { type RegistrationStep } from '@velvet/validation/registration-steps';
 import { useState, useSyncExternalStore } from 'react';
 import { useIntl } from 'react-intl';
-import { countryFromTimeZone } from '../lib/country.ts';
+import { browserCountry } from '../lib/country.ts';
 import { Form } from 'react-router';
 import { trackStep } from '../lib/analytics.ts';
 import { BACK_BUTTON, validateWith } from '../lib/client-validation.ts';
@@ -134,7 +134,7 @@ export function useCountryChoice(field: FieldMetadata<string>, countries: Countr
   const [chosen, setChosen] = useState<string | undefined>();
   const fromTimeZone = useSyncExternalStore(
     noSubscription,
-    () => (detectInBrowser ? countryFromTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone) : undefined),
+    () => (detectInBrowser ? browserCountry() : undefined),
     () => undefined,
   );
   const offered = (code: string | undefined) => (code && countries.some((c) => c.isoCode === code) ? code : undefined);

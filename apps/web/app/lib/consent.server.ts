@@ -3,11 +3,10 @@
  * the consent script loads on this page, its cache-busted address, the consent-manager
  * data of spec §3, the app's consent inside its web view, and where the tag manager lives.
  */
-import { type Country, DEFAULT_COUNTRY, supportedCountry } from '@velvet/i18n/locales';
 import type { RouterContextProvider } from 'react-router';
 import type { IdentifiedCustomer } from './auth-cookie.server.ts';
 import { localeContext, requestInfoContext } from './context.ts';
-import { countryFromHostname } from './country.ts';
+import { requestCountry } from './country.ts';
 import { CMP_SCRIPT_PATH, type ConsentPage, type OptionalCategory, cacheBuster } from './consent-shared.ts';
 import { webViewFromRequest } from './web-view.server.ts';
 
@@ -30,23 +29,6 @@ export function parseAppConsent(value: string | null): OptionalCategory[] | null
 /** Spec §2: consent-manager initialisation is skipped on paths containing activateaccount. */
 export function cmpSkipped(pathname: string): boolean {
   return pathname.toLowerCase().includes('activateaccount');
-}
-
-/** The application country, cheaply: the trusted edge header, the browser's region, the domain, DE. */
-export function applicationCountry(request: { url: string; headers: { get(name: string): string | null } }, trustedHeader: string | undefined): Country {
-  const fromEdge = trustedHeader ? supportedCountry(request.headers.get(trustedHeader)) : undefined;
-  if (fromEdge) return fromEdge;
-  for (const part of (request.headers.get('accept-language') ?? '').split(',').slice(0, 10)) {
-    const tag = part.split(';')[0]?.trim();
-    if (!tag) continue;
-    try {
-      const region = supportedCountry(new Intl.Locale(tag).region);
-      if (region) return region;
-    } catch {
-      // not a language tag: try the next one
-    }
-  }
-  return countryFromHostname(new URL(request.url).hostname) ?? DEFAULT_COUNTRY;
 }
 
 /**
@@ -76,7 +58,7 @@ export function consentPage(
         data: {
           brand: BRAND,
           applicationCode: APPLICATION_CODE,
-          applicationCountry: applicationCountry(request, info.trustedCountryHeader),
+          applicationCountry: requestCountry(request, info.trustedCountryHeader),
           language: locale.toUpperCase(),
           applicationVersion: info.consent.appVersion,
           environment: webView ? 'APP_webview' : 'WEB_browser',

@@ -1,10 +1,17 @@
 /**
- * The visitor's country (spec §9): the API's answer (trusted CDN header or browser
- * region), then the site's top-level domain, then the browser's time zone, then DE.
- * A country is applied only when the club serves it; a failing source is logged and
- * the next one used.
+ * The visitor's country, spec §9, owned here: the backend's answer (the API's countryDetails:
+ * the trusted edge header, else the region of the browser's languages), then the site's
+ * top-level domain, then the browser's time zone, then DE. A country counts only when the
+ * club serves it; a failing source is logged and the next one used. Who applies which part:
+ *
+ * - a form's loader: `serverCountry` (country.server.ts) asks the API, then the domain
+ *   (`countryOnServer`); the form preselects `formCountry` (DE when that finds none the form
+ *   offers), and when the server found none the browser tries `browserCountry` first
+ *   (`useCountryChoice`);
+ * - the consent data and the experiment attributes, on every page without a round trip to the
+ *   API: `requestCountry`, the backend's own rule on the request's headers, then the domain, DE.
  */
-import { type Country, DEFAULT_COUNTRY, supportedCountry } from '@velvet/i18n/locales';
+import { type Country, DEFAULT_COUNTRY, countryFromAcceptLanguage, supportedCountry } from '@velvet/i18n/locales';
 
 /** Top-level domain of a host name: two-letter ccTLDs only (uk means GB); none for .com. */
 export function countryFromHostname(hostname: string): Country | undefined {
@@ -37,7 +44,7 @@ export function countryFromTimeZone(timeZone: string | undefined): Country | und
 export type CountrySource = () => string | null | undefined | Promise<string | null | undefined>;
 
 /** Tries each source in order; the first supported country wins (undefined when none does). */
-export async function firstSupportedCountry(sources: CountrySource[], onError: (error: unknown) => void = () => {}): Promise<Country | undefined> {
+async function firstSupportedCountry(sources: CountrySource[], onError: (error: unknown) => void): Promise<Country | undefined> {
   for (const source of sources) {
     try {
       const country = supportedCountry(await source());
@@ -49,7 +56,27 @@ export async function firstSupportedCountry(sources: CountrySource[], onError: (
   return undefined;
 }
 
-/** As firstSupportedCountry, with the spec's last resort: DE. */
-export async function detectCountry(sources: CountrySource[], onError?: (error: unknown) => void): Promise<Country> {
-  return (await firstSupportedCountry(sources, onError)) ?? DEFAULT_COUNTRY;
+/** The server's part: the backend's answer, then the domain; undefined leaves the time zone to the browser. */
+export function countryOnServer(backend: CountrySource, hostname: string, onError: (error: unknown) => void = () => {}): Promise<Country | undefined> {
+  return firstSupportedCountry([backend, () => countryFromHostname(hostname)], onError);
+}
+
+/** The browser's part: the country of its time zone (asked in the browser only, by useCountryChoice). */
+export function browserCountry(): Country | undefined {
+  return countryFromTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+}
+
+/** A form's preselected country: the detected one when the form offers it, else DE. */
+export function formCountry(offered: readonly { isoCode: string }[], detected: string | null | undefined): string {
+  return detected && offered.some((option) => option.isoCode === detected) ? detected : DEFAULT_COUNTRY;
+}
+
+/**
+ * The whole order where no browser takes part and no API call may wait (the consent data and
+ * the experiment attributes of every page): the backend's rule applied to the request's own
+ * headers (the trusted edge header, then the Accept-Language region), then the domain, then DE.
+ */
+export function requestCountry(request: { url: string; headers: { get(name: string): string | null } }, trustedHeader: string | undefined): Country {
+  const fromEdge = trustedHeader ? supportedCountry(request.headers.get(trustedHeader)) : undefined;
+  return fromEdge ?? countryFromAcceptLanguage(request.headers.get('accept-language')) ?? countryFromHostname(new URL(request.url).hostname) ?? DEFAULT_COUNTRY;
 }

@@ -13,9 +13,9 @@ import { GrowthBook, type FeatureApiResponse } from '@growthbook/growthbook-reac
 import type { FeaturePayload, JsonValue } from '@velvet/features/definitions';
 import { DISABLE_PARAM } from '@velvet/features/constants';
 import type { RouterContextProvider } from 'react-router';
-import { applicationCountry } from './consent.server.ts';
 import { choiceFromCookie } from './consent-shared.ts';
 import { requestInfoContext } from './context.ts';
+import { requestCountry } from './country.ts';
 import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_PATTERN, type Assignment, type ExperimentsData } from './experiments-shared.ts';
 import { readCookie } from './i18n.ts';
 
@@ -35,7 +35,7 @@ export async function experimentsData(request: Request, context: Readonly<Router
   const url = new URL(request.url);
   const attributes = {
     acqAnonymousId: usable ? stored : randomUUID(),
-    applicationCountry: applicationCountry(request, trustedCountryHeader),
+    applicationCountry: requestCountry(request, trustedCountryHeader),
   };
   const enabled = !testingDisabled(url);
   return {

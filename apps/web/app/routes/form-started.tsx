@@ -3,6 +3,7 @@ import type { Route } from './+types/form-started';
 import { PageIntro } from '../components/page-intro.tsx';
 import { RegistrationForm } from '../components/registration-form.tsx';
 import { localeContext } from '../lib/context.ts';
+import { formCountry } from '../lib/country.ts';
 import { serverCountry } from '../lib/country.server.ts';
 import { localizedPath } from '../lib/i18n.ts';
 import type { RegistrationFlow } from '@velvet/validation/registration';
@@ -47,7 +48,7 @@ export async function loader(args: Route.LoaderArgs) {
     detectCountryInBrowser: !preferred,
     // What this visit typed before (a step back, another address after "pending"): nothing is lost.
     defaults: {
-      country: countries.some((c) => c.isoCode === preferred) ? preferred : 'DE',
+      country: formCountry(countries, preferred),
       email: differentAddress ? '' : (flow.registrationEmail ?? ''),
       newsletter: flow.registrationNewsLetter ? 'on' : '',
       termsAccepted: flow.registrationTermsAndConditions ? 'on' : '',

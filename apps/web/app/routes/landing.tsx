@@ -10,6 +10,7 @@ import { LandingSections } from '../components/landing-sections.tsx';
 import { Modal } from '../components/modal.tsx';
 import { SignupOptions } from '../components/signup-options.tsx';
 import { localeContext } from '../lib/context.ts';
+import { formCountry } from '../lib/country.ts';
 import { serverCountry } from '../lib/country.server.ts';
 import { readablePath } from '../lib/i18n.ts';
 import { customizationTexts, voucherFor } from '@velvet/validation/customization';
@@ -125,7 +126,7 @@ export async function loader(args: Route.LoaderArgs) {
         // "Check your inbox" only after this visitor's registration (not for a hand-made ?finished=1).
         finished: url.searchParams.get('finished') === '1' && flow.registrationOutcome === 'FORM_FINISHED',
         countries,
-        defaultCountry: countries.some((c) => c.isoCode === detected) ? (detected as string) : 'DE',
+        defaultCountry: formCountry(countries, detected),
         detectCountryInBrowser: !detected,
         social: oidc
           ? {

@@ -10,6 +10,7 @@ import { Welcome } from '../components/welcome.tsx';
 import { callApi } from '../lib/api.server.ts';
 import { authCookie } from '../lib/auth-cookie.server.ts';
 import { localeContext, requestInfoContext } from '../lib/context.ts';
+import { formCountry } from '../lib/country.ts';
 import { serverCountry } from '../lib/country.server.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { postedLegalVersions } from '../lib/legal-versions.ts';
@@ -81,7 +82,7 @@ export async function loader(args: Route.LoaderArgs) {
     ask: askedNames(claims),
     countries,
     detectCountryInBrowser: !detected,
-    defaults: { country: countries.some((c) => c.isoCode === detected) ? (detected as string) : 'DE' },
+    defaults: { country: formCountry(countries, detected) },
   };
 }
 
