@@ -166,6 +166,8 @@ export default defineConfig({
         DATABASE_QUEUE_WAIT_MS: '10000',
         // Every admin test signs in from 127.0.0.1; the limit itself is tested in apps/api/test/admin.test.ts.
         RATE_LIMIT_ADMIN_SIGN_INS_PER_MINUTE: '1000',
+        // Every page with a form fetches its start from 127.0.0.1 (ADR 041); the limit is tested in apps/web/test/form-guard.test.ts.
+        RATE_LIMIT_FORM_STARTS_PER_MINUTE: '1000',
         GTM_CONTAINER_ID: E2E.gtm.containerId,
         GTM_SCRIPT_URL: E2E.gtm.scriptUrl,
         ERROR_REPORTING_URL: E2E.errors.url,

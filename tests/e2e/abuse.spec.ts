@@ -1,14 +1,15 @@
 /**
  * Friction a person never notices, a script always does (issue 12 §2, ADR 041), as Chromium
- * meets it: the registration form sends a proof of work its page solved, with nothing to see or
- * do; a form whose honeypot was filled reads "check your inbox" like any, and nothing is sent.
+ * meets it: the registration form sends the start its page fetched and a proof of work its page
+ * solved, with nothing to see or do; a form whose honeypot was filled reads "check your inbox"
+ * like any, and nothing is sent.
  */
 import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
 import { expect, plain, test, text } from './support.ts';
 import { registerThroughForm } from './support/data.ts';
 import { uniqueEmail, waitForMail } from './support/mail.ts';
 
-test('the registration form sends a proof of work its page solved, without a puzzle, and registers', async ({ page, invitation }) => {
+test('the registration form sends the start its page fetched and a proof of work its page solved, without a puzzle, and registers', async ({ page, invitation }) => {
   const email = uniqueEmail('proof');
   const posted: string[] = [];
   page.on('request', (request) => {
@@ -23,6 +24,8 @@ test('the registration form sends a proof of work its page solved, without a puz
   await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
   await expect(page).toHaveURL(/\/registration\/formfinished$/);
   expect(posted).toHaveLength(1);
+  // The form's start, fetched by the page after hydration (never in its HTML, which a shared cache keeps).
+  expect(new URLSearchParams(posted[0]).get(GUARD_FIELDS.startedAt)).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{43}$/);
   const proof = new URLSearchParams(posted[0]).get(GUARD_FIELDS.proofOfWork) ?? '';
   // ALTCHA's challenge and solution, encoded: base64url of a few hundred characters.
   expect(proof).toMatch(/^[A-Za-z0-9_-]{200,}$/);

@@ -112,7 +112,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       consent: consentPage(request, context, new Date(), await identifiedCustomer(request, context)),
       experiments: await experimentsData(request, context),
       errorReporting: info.errors.browserEndpoint ? { endpoint: info.errors.browserEndpoint, environment: info.environment } : null,
-      formStartedAt: info.formStartedAt,
     } satisfies RootData,
     // An unprefixed page speaks the visitor's language: caches must keep the variants apart.
     { headers: prefix ? {} : { Vary: 'Cookie, Accept-Language' } },

@@ -21,7 +21,6 @@ import type { WebErrorReporting } from './error-reports.ts';
 import { createFeatureRelay } from './features.ts';
 import type { FeatureRelay } from './features.ts';
 import { ENTRANCE_BODY_BYTES } from './entrance.ts';
-import { formStartToken } from '../app/lib/form-guard.server.ts';
 import { pageHandler } from './pages.ts';
 import { sameSiteRedirects } from './redirects.ts';
 import { readBodies } from './request-body.ts';
@@ -60,7 +59,6 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
   const features = options.features ?? createFeatureRelay({ apiUrl: env.API_URL, clientKey: env.FEATURES_CLIENT_KEY, logger });
   const errors = options.errorReporting ?? createWebErrorReporting({ url: env.ERROR_REPORTING_URL, environment: env.ACQ_ENVIRONMENT, logger });
   const development = env.NODE_ENV === 'development' && !clientDir;
-  const formStartedAt = () => formStartToken(env.APP_SECRET);
   app.disable('x-powered-by');
   // The number of proxy hops in front (ADR 028): the visitor is the right-most X-Forwarded-For entry they did not write.
   if (env.TRUST_PROXY > 0) app.set('trust proxy', env.TRUST_PROXY);
@@ -148,7 +146,6 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
     pageHandler({
       build,
       mode: env.NODE_ENV === 'production' ? 'production' : 'development',
-      formStartedAt,
       getLoadContext: (req: Request, res: Response) =>
         createLoadContext({
           contentSecurityPolicy: pagePolicy,
@@ -164,7 +161,6 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
           secureCookies: env.PUBLIC_URL.startsWith('https:'),
           appSecret: env.APP_SECRET,
           formMinFillSeconds: env.FORM_MIN_FILL_SECONDS,
-          formStartedAt: res.locals.formStartedAt as string,
           appSchemePrefix: env.APP_SCHEME_PREFIX,
           consent: { enabled: env.CMP_ENABLED, settingsId: env.CMP_SETTINGS_ID, appVersion: env.APP_VERSION, gtmScriptUrl: env.GTM_SCRIPT_URL },
           features: { clientKey: features.clientKey, payload: () => Promise.resolve(features.current()) },

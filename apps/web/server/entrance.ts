@@ -3,7 +3,8 @@
  * - GET  /entrance/cmp/js/cmp_min.js and /entrance/cmp/css/cmp_min.css: the consent script
  *   and its stylesheet, cached for a year (the page asks for `?v=YYYYMMDDHH`);
  * - POST /entrance/cmp/consent: one consent choice → the API's recordConsent;
- * - POST /entrance/funnel: a beacon of funnel events → the API's recordFunnelEvents.
+ * - POST /entrance/funnel: a beacon of funnel events → the API's recordFunnelEvents;
+ * - GET  /entrance/form-start: a public form's signed start (form-start.ts, ADR 041).
  * The POSTs pass the CSRF guard first (same origin only); they answer 204 whatever the API
  * says, and forward the visitor's address only for the API's rate limit.
  */
@@ -17,6 +18,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { CONSENT_REVISION } from '../app/lib/consent-shared.ts';
 import { isSessionId } from '../app/lib/page-load.ts';
+import { formStartDoor } from './form-start.ts';
 import { bodyOf, readBodies } from './request-body.ts';
 
 /** The largest consent choice or funnel batch the doors read. */
@@ -125,6 +127,8 @@ export function entranceRouter({ env, logger }: { env: Env; logger: Logger }): R
       logger.warn({ correlationId: res.locals.correlationId, operationName, err: error instanceof Error ? error.message : String(error) }, 'entrance: API unreachable');
     }
   };
+
+  router.get('/form-start', formStartDoor({ secret: env.APP_SECRET, minFillSeconds: env.FORM_MIN_FILL_SECONDS, perMinute: env.RATE_LIMIT_FORM_STARTS_PER_MINUTE }));
 
   router.post('/cmp/consent', ...json, (req: Request, res: Response) => {
     const parsed = consentBody.safeParse(req.body);

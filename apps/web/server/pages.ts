@@ -13,8 +13,6 @@ export interface PageHandlerOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: 'production' | 'development';
   getLoadContext(req: express.Request, res: express.Response): RouterContextProvider;
-  /** A new signed rendering instant for the public forms (ADR 041), one per response. */
-  formStartedAt(): string;
 }
 
 function requestHeaders(req: express.Request): Headers {
@@ -77,13 +75,12 @@ async function sendResponse(res: express.Response, response: Response): Promise<
   }
 }
 
-export function pageHandler({ build, mode, getLoadContext, formStartedAt }: PageHandlerOptions): express.RequestHandler {
+export function pageHandler({ build, mode, getLoadContext }: PageHandlerOptions): express.RequestHandler {
   const handle = createRequestHandler(build, mode);
   return async (req, res, next) => {
     try {
       if (!(await acceptFormBody(req, res))) return;
       const request = pageRequest(req, res);
-      res.locals.formStartedAt = formStartedAt();
       await sendResponse(res, await handle(request, getLoadContext(req, res)));
     } catch (error) {
       next(error);

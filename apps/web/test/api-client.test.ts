@@ -29,7 +29,7 @@ function contextFor(apiUrl: string) {
   const context = new RouterContextProvider();
   context.set(requestInfoContext, {
     contentSecurityPolicy: () => '', correlationId: 'web-1', clientIp: '203.0.113.9', apiUrl, publicApiUrl: apiUrl, publicUrl: 'http://localhost:3000',
-    environment: 'test', gtmContainerId: undefined, trustedCountryHeader: 'cf-ipcountry', secureCookies: false, appSecret: 'x'.repeat(32), formMinFillSeconds: 0, formStartedAt: 'f.sig', appSchemePrefix: 'velvetrope://',
+    environment: 'test', gtmContainerId: undefined, trustedCountryHeader: 'cf-ipcountry', secureCookies: false, appSecret: 'x'.repeat(32), formMinFillSeconds: 0, appSchemePrefix: 'velvetrope://',
     consent: { enabled: true, settingsId: 'test', appVersion: '0.0.0', gtmScriptUrl: 'https://www.googletagmanager.com/gtm.js' },
     ...testRequestExtras({ errors: { browserEndpoint: null, report: () => undefined, apiFailure: (failure) => void failures.push(failure) } }),
   });

@@ -18,6 +18,8 @@ import { TEST_SECRET } from '../../api/test/support/env.ts';
 import { insertCode } from '../../api/test/support/factories.ts';
 import { solveProofOfWork } from '../../api/test/support/proof-of-work.ts';
 import { activationIdsFor, validInput } from '../../api/test/support/registration.ts';
+import { DEFAULT_RATE_LIMITS } from '../../api/src/rate-limit.ts';
+import { FORM_START_PATH, type FormStartAnswer } from '../app/lib/form-start.ts';
 import { startApiProcess, type ApiProcess } from './support/api-process.ts';
 import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 
@@ -32,6 +34,8 @@ interface Report {
   attackerRequests: number;
   attackerAccounts: number;
   balance: number;
+  /** What bounds the attacker's accounts, when it is not the code's balance. */
+  bound?: string;
   quarantinedAfterRequests: number | null;
   quarantinedAfterMs: number | null;
 }
@@ -72,7 +76,7 @@ afterAll(async () => {
     ...reports.map(
       (r) =>
         `  ${r.scenario}: ${r.attackerRequests} attacker requests, ${r.attackerAccounts} account(s) for the attacker ` +
-        `(code balance ${r.balance}, beyond it: ${Math.max(0, r.attackerAccounts - r.balance)}), ` +
+        `(${r.bound ?? 'code balance'} ${r.balance}, beyond it: ${Math.max(0, r.attackerAccounts - r.balance)}), ` +
         (r.quarantinedAfterRequests === null ? 'not quarantined' : `quarantined after ${r.quarantinedAfterRequests} requests / ${r.quarantinedAfterMs} ms`),
     ),
     `  link scanners: ${scannerRequests} GET/HEAD requests on activation links, none used one up`,
@@ -237,12 +241,15 @@ describe('the attack suite: bounded, on loopback', { timeout: 120_000 }, () => {
     expect(created).toEqual([]);
   });
 
-  it('a form-filling bot on the web forms — honeypot filled, no start, too fast — gets "check your inbox" and nothing', async () => {
+  it('a form-filling bot on the web forms — honeypot filled, start too fresh or forged — gets "check your inbox" and nothing', async () => {
     const code = await insertCode(database.db, { balance: 50 });
     const page = await (await fetch(`${web.url}/registration/formstarted?rc=${code.code}`)).text();
     const legalVersions = /name="legalVersions" value="(DE [^"]+)"/.exec(page)?.[1] ?? '';
-    const formStartedAt = /name="formStartedAt" value="([^"]+)"/.exec(page)?.[1] ?? '';
-    const attempts: Record<string, string>[] = [{ website: 'https://spam.example', formStartedAt }, { formStartedAt: '' }, { formStartedAt }];
+    // The start a page's script fetches (never in the HTML); the bot posts at once, or forges an earlier one.
+    const { start } = (await (await fetch(`${web.url}${FORM_START_PATH}`)).json()) as FormStartAnswer;
+    const [instant = '', signature = ''] = start.split('.');
+    const forged = `${(parseInt(instant, 36) - 60_000).toString(36)}.${signature}`;
+    const attempts: Record<string, string>[] = [{ website: 'https://spam.example', formStartedAt: start }, { formStartedAt: start }, { formStartedAt: forged }];
     for (const [i, guard] of attempts.entries()) {
       const fields: Record<string, string> = { intent: 'one-step', gender: 'FEMALE', firstName: 'Bot', lastName: 'Filler', email: `form-bot-${i}@bot-mail.example`, country: 'DE', termsAccepted: 'on', legalVersions, ...guard };
       const body = new URLSearchParams(fields);
@@ -252,6 +259,26 @@ describe('the attack suite: bounded, on loopback', { timeout: 120_000 }, () => {
     const created = await database.db.selectFrom('members').select('id').where('registration_code_id', '=', code.id).execute();
     reports.push({ scenario: 'form-filling bot on the web forms', attackerRequests: attempts.length, attackerAccounts: created.length, balance: 0, quarantinedAfterRequests: null, quarantinedAfterMs: null });
     expect(created).toEqual([]);
+  });
+
+  it('a bot that leaves the start out is a browser without JavaScript to the API: its network gets the no-proof allowance, no more', async () => {
+    // No start is not taken for a script's (a person without JavaScript has none): the web form
+    // passes it on, and without a proof of work the API's allowance per client network bounds it.
+    const allowance = DEFAULT_RATE_LIMITS.noScriptSignUpsPerNetwork.points;
+    const code = await insertCode(database.db, { balance: 50 });
+    const page = await (await fetch(`${web.url}/registration/formstarted?rc=${code.code}`)).text();
+    const legalVersions = /name="legalVersions" value="(DE [^"]+)"/.exec(page)?.[1] ?? '';
+    const answers: (string | null)[] = [];
+    for (let i = 0; i < allowance + 3; i++) {
+      const fields: Record<string, string> = { intent: 'one-step', gender: 'FEMALE', firstName: 'Bot', lastName: 'Startless', email: `startless-${i}@bot-mail.example`, country: 'DE', termsAccepted: 'on', legalVersions };
+      const response = await fetch(`${web.url}/registration/formstarted?rc=${code.code}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: web.url }, body: new URLSearchParams(fields), redirect: 'manual' });
+      answers.push(response.headers.get('location'));
+    }
+    const created = await database.db.selectFrom('members').select('id').where('registration_code_id', '=', code.id).execute();
+    reports.push({ scenario: 'bot leaving the start out (one network, web form)', attackerRequests: answers.length, attackerAccounts: created.length, balance: allowance, bound: 'no-proof allowance', quarantinedAfterRequests: null, quarantinedAfterMs: null });
+    expect(created.length).toBeLessThanOrEqual(allowance);
+    // Beyond the allowance: refused on the form as a person is (no "check your inbox" that was not true).
+    expect(answers.slice(allowance)).toEqual([null, null, null]);
   });
 
   it('no real visitor was hindered, link scanners included', () => {

@@ -89,7 +89,7 @@ describe('the page side of the consent manager', () => {
     provider.set(requestInfoContext, {
       contentSecurityPolicy: () => '', correlationId: 'c', clientIp: '203.0.113.9', apiUrl: 'http://127.0.0.1:9', publicApiUrl: 'http://127.0.0.1:9',
       publicUrl: 'https://www.velvetrope.example', environment: 'test', gtmContainerId: overrides.gtmContainerId, trustedCountryHeader: undefined,
-      secureCookies: true, appSecret: 'x'.repeat(32), formMinFillSeconds: 0, formStartedAt: 'f.sig', appSchemePrefix: 'velvetrope://',
+      secureCookies: true, appSecret: 'x'.repeat(32), formMinFillSeconds: 0, appSchemePrefix: 'velvetrope://',
       consent: { enabled: overrides.enabled ?? true, settingsId: 'settings-1', appVersion: '2.1.0', gtmScriptUrl: 'https://tags.example/gtm.js' },
       ...testRequestExtras(),
     });

@@ -20,7 +20,7 @@ function context(): RouterContextProvider {
   provider.set(requestInfoContext, {
     contentSecurityPolicy: () => '', correlationId: 'c', clientIp: '203.0.113.9', apiUrl: 'http://127.0.0.1:9', publicApiUrl: 'http://127.0.0.1:9',
     publicUrl: 'https://club.example', environment: 'test', gtmContainerId: undefined, trustedCountryHeader: 'cf-ipcountry',
-    secureCookies: true, appSecret: 'x'.repeat(32), formMinFillSeconds: 0, formStartedAt: 'f.sig', appSchemePrefix: 'velvetrope://',
+    secureCookies: true, appSecret: 'x'.repeat(32), formMinFillSeconds: 0, appSchemePrefix: 'velvetrope://',
     consent: { enabled: true, settingsId: 's', appVersion: '1', gtmScriptUrl: 'https://tags.example/gtm.js' },
     ...testRequestExtras({ features: { clientKey: 'sdk-velvet-rope', payload: () => Promise.resolve(payload) } }),
   } satisfies RequestInfo);

@@ -88,6 +88,8 @@ const envSchema = z
     /** First-party funnel batches (Mutation.recordFunnelEvents) per client address and minute; e2e tests raise it. */
     RATE_LIMIT_FUNNEL_BATCHES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     RATE_LIMIT_ADMIN_SIGN_INS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+    /** Public forms' starts (GET /entrance/form-start, ADR 041) per client network and minute, in each web process; e2e tests raise it. */
+    RATE_LIMIT_FORM_STARTS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /**
      * Registrations per invitation code and 10 minutes, whoever sends them (issue 12 §2). The
      * benchmark raises it: it registers thousands a second on one campaign code.
@@ -105,9 +107,10 @@ const envSchema = z
      */
     PROOF_OF_WORK_DIFFICULTY: z.coerce.number().int().min(1).max(1_000_000).default(1500),
     /**
-     * The least time between rendering a public form and its submission, in seconds (issue 12
-     * §2): a faster post is a script's and gets the answer of success without effect. 0 turns
-     * the check off (the e2e suite, whose robots type faster than people).
+     * The least time between a public form's start (fetched when the visitor is first shown a
+     * public form) and its submission, in seconds (issue 12 §2, ADR 041): a faster post is a
+     * script's and gets the answer of success without effect. 0 turns the check off (the e2e
+     * suite, whose robots type faster than people).
      */
     FORM_MIN_FILL_SECONDS: z.coerce.number().min(0).max(60).default(2),
     /**

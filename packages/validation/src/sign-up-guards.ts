@@ -8,8 +8,9 @@
  *   altcha-lib makes and solves them.
  * - The honeypot: a field people never see or fill (hidden from sight, from assistive technology
  *   and from the tab order); scripts that fill every field fill it.
- * - The form's start: a signed instant of the page's rendering; a form sent sooner than
- *   FORM_MIN_FILL_SECONDS after it came from a script.
+ * - The form's start: the signed instant the visitor was first shown a public form, fetched by
+ *   the page's script (never in the HTML); a form sent sooner than FORM_MIN_FILL_SECONDS after it
+ *   came from a script, and one without it (no JavaScript) goes on to the API.
  */
 import { z } from 'zod';
 

@@ -11,6 +11,7 @@ import type { Locale } from '@velvet/i18n/locales';
 import { E2E } from '../../../playwright.config.ts';
 import { GUARD_FIELDS, type ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import { CHALLENGE, solveProofOfWork } from '../../../apps/api/test/support/proof-of-work.ts';
+import { FORM_START_PATH, type FormStartAnswer } from '../../../apps/web/app/lib/form-start.ts';
 import { cli } from './cli.ts';
 import { activationLink, uniqueEmail, waitForMail } from './mail.ts';
 
@@ -172,10 +173,10 @@ export async function activeMember(code: string, person: Partial<Registrant> = {
 }
 
 /**
- * Registers through the web app's own one-step form, posted as a browser without JavaScript
- * would post it, in the page's browser context: the page then holds this visit's
- * registration flow (the outcome pages show only after one). Returns the page the product
- * sent the visitor to.
+ * Registers through the web app's own one-step form, posted as the page's browser posts it (its
+ * fields, the form's start and the proof of work its script fetched and solved), in the page's
+ * browser context: the page then holds this visit's registration flow (the outcome pages show
+ * only after one). Returns the page the product sent the visitor to.
  */
 export async function registerThroughForm(
   page: Page,
@@ -188,8 +189,9 @@ export async function registerThroughForm(
   const rendered = await (await page.request.get(form)).text();
   const legalVersions = /name="legalVersions" value="(DE [^"]+)"/.exec(rendered)?.[1];
   if (!legalVersions) throw new Error(`the form for ${code} offers no DE: is the code valid?`);
-  // The form's hidden start, and the proof of work its script would have solved (ADR 041).
-  const formStartedAt = new RegExp(`name="${GUARD_FIELDS.startedAt}" value="([^"]+)"`).exec(rendered)?.[1] ?? '';
+  // The form's start, fetched as the page's script fetches it (never in the HTML), and the proof
+  // of work it would have solved (ADR 041). The e2e servers have no minimum fill time.
+  const { start } = (await (await page.request.get(FORM_START_PATH)).json()) as FormStartAnswer;
   const response = await page.request.post(form, {
     headers: { origin: E2E.base },
     form: {
@@ -201,7 +203,7 @@ export async function registerThroughForm(
       country: 'DE',
       termsAccepted: 'on',
       legalVersions,
-      [GUARD_FIELDS.startedAt]: formStartedAt,
+      [GUARD_FIELDS.startedAt]: start,
       [GUARD_FIELDS.proofOfWork]: (await proofOfWork('REGISTRATION')) ?? '',
     },
     maxRedirects: 0,

@@ -29,13 +29,8 @@ export interface RequestInfo {
   secureCookies: boolean;
   /** Signs the web app's own cookies (registration flow, admin session). Server only. */
   appSecret: string;
-  /** FORM_MIN_FILL_SECONDS: a public form sent sooner after its rendering is a script's (ADR 041). */
+  /** FORM_MIN_FILL_SECONDS: a public form sent sooner after its start is a script's (ADR 041). */
   formMinFillSeconds: number;
-  /**
-   * This response's signed rendering instant for the public forms (ADR 041): made per response,
-   * so a page from the page cache (ADR 039) carries its own, never the one it was stored with.
-   */
-  formStartedAt: string;
   /** The native app's URL scheme, e.g. velvetrope:// */
   appSchemePrefix: string;
   /** The consent manager and analytics (ADR 011). */

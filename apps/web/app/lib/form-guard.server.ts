@@ -1,25 +1,30 @@
 /**
  * The server's side of the public forms' guards (issue 12 §2, ADR 041): the signed instant a
- * form was rendered, and the screening of a submission — a filled honeypot, or a form sent
- * sooner after its rendering than FORM_MIN_FILL_SECONDS, is a script's. A script's submission
- * gets the answer a person gets on success, and the API is not called: nothing is written or
- * sent. The proof of work travels on to the API, which checks it.
+ * visitor was first shown a public form (handed out by server/form-start.ts, kept by the browser
+ * for its page load: lib/form-start.ts), and the screening of a submission — a filled honeypot,
+ * or a start that is forged, sent sooner after it than FORM_MIN_FILL_SECONDS, a day old or used
+ * up, is a script's. A script's submission gets the answer a person gets on success, and the API
+ * is not called: nothing is written or sent. A submission without a start (no JavaScript, or
+ * none could be had) is not a script's: like one without a proof of work it goes on to the API,
+ * which decides — without a proof, its small allowance per client network (ADR 041). The proof
+ * of work travels on to the API, which checks it.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PROOF_OF_WORK_MAX_LENGTH } from '@velvet/validation/sign-up-guards';
 import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
 import type { RouterContextProvider } from 'react-router';
 import { requestInfoContext } from './context.ts';
+import { FORM_START_MAX_AGE_MS, FORM_START_USES } from './form-start.ts';
 
 const signature = (secret: string, value: string) => createHmac('sha256', `velvet-form-start:${secret}`).update(value).digest('base64url');
 
-/** The value of the form's start field: the rendering's instant, signed. */
+/** The value of the form's start field: the instant it was handed out, signed. */
 export function formStartToken(secret: string, now: Date = new Date()): string {
   const instant = now.getTime().toString(36);
   return `${instant}.${signature(secret, instant)}`;
 }
 
-/** The instant (ms) a start field names, or null when it is missing or not ours. */
+/** The instant (ms) a start field names, or null when it is not ours. */
 function readFormStart(secret: string, value: FormDataEntryValue | null): number | null {
   if (typeof value !== 'string' || value.length > 64) return null;
   const [instant = '', given = ''] = value.split('.');
@@ -29,14 +34,6 @@ function readFormStart(secret: string, value: FormDataEntryValue | null): number
   return Number.isFinite(at) ? at : null;
 }
 
-/** How long a rendered form's start stays good: a person does not keep a sign-up form open for a day. */
-export const FORM_START_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-/**
- * How many submissions one start lets through: a person's double submit, a second sign-up after
- * going back — not a script's hundred posts after one wait (issue 18 §7). Every answer to a form
- * renders a new start, so a correction after an error never counts against the old one.
- */
-export const FORM_START_USES = 5;
 /** Starts in use, oldest first (at most this many; the oldest go first under a flood). Per process: the API's limits and single-use proofs are the shared defence. */
 const MAX_TRACKED_STARTS = 50_000;
 const startUses = new Map<string, number>();
@@ -50,12 +47,18 @@ function spendStart(start: string): boolean {
   return true;
 }
 
-/** A person's submission, or a script's (a filled honeypot, a forged, missing, too early, too old or used-up start). */
+/**
+ * A script's submission: a filled honeypot, or a forged, too early, too old or used-up start.
+ * No start at all is a browser without JavaScript (or without a start to be had): not a
+ * script's here; it goes on to the API, whose proof of work — or, without one, whose allowance
+ * for sign-ups without a proof per client network — decides.
+ */
 export function isScriptedSubmission(formData: FormData, context: Readonly<RouterContextProvider>, now: Date = new Date()): boolean {
   const info = context.get(requestInfoContext);
   const honeypot = formData.get(GUARD_FIELDS.honeypot);
   if (typeof honeypot === 'string' && honeypot.trim() !== '') return true;
   const start = formData.get(GUARD_FIELDS.startedAt);
+  if (start === null || start === '') return false;
   const startedAt = readFormStart(info.appSecret, start);
   if (startedAt === null) return true;
   const age = now.getTime() - startedAt;

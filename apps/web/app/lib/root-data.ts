@@ -26,8 +26,6 @@ export interface RootData {
   consent: ConsentPage;
   /** Feature flags and A/B tests for this page (ADR 012). */
   experiments: ExperimentsData;
-  /** The signed instant of this rendering, the start of every public form on the page (ADR 041). */
-  formStartedAt: string;
   /** The browser's error-report tunnel, null when reporting is off (ADR 013). */
   errorReporting: { endpoint: string; environment: string } | null;
 }
