@@ -20,11 +20,11 @@ const MEMBERS_FIRST = text('en', 'banner.topMembersFirst');
 const { file, modifiedAt } = loadFeatureFile();
 const payload = filePayload(file, modifiedAt);
 
-/** An anonymous id the experiment assigns to `variation` (GrowthBook's own bucketing, as on the server). */
+/** An anonymous id the experiment assigns to `variation` (GrowthBook's own bucketing on the id's first byte, as on the server; ADR 053). */
 function anonymousIdFor(variation: 'control' | 'members-first'): string {
   for (;;) {
     const id = randomUUID();
-    const gb = new GrowthBook({ attributes: { acqAnonymousId: id } }).initSync({ payload: payload as never });
+    const gb = new GrowthBook({ attributes: { acqAnonymousId: id.slice(0, 2) } }).initSync({ payload: payload as never });
     if (gb.getFeatureValue('top-banner-copy', 'control') === variation) return id;
   }
 }

@@ -2,10 +2,13 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type RouterContextProvider, ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction } from 'react-router';
-import { requestInfoContext } from './lib/context.ts';
+import { pageLoadContext, requestInfoContext, type PageLoadInfo } from './lib/context.ts';
 import { provideServerMessages } from './lib/messages.ts';
 import { serverMessages } from './lib/messages.server.ts';
 import { lowPriorityModulePreloads } from './lib/module-preloads.server.ts';
+import { applyPageCaching } from './lib/page-caching.server.ts';
+import type { RootData } from './lib/root-data.ts';
+import { DocumentSessionIdContext } from './lib/page-load.ts';
 
 // The whole catalogs live on the server; pages carry what they render (ADR 038).
 provideServerMessages(serverMessages);
@@ -22,6 +25,15 @@ function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
+/** The request's page load, when the root middleware got to set one. */
+function documentPageLoad(context: RouterContextProvider): PageLoadInfo | null {
+  try {
+    return context.get(pageLoadContext);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A page is rendered whole, then sent (ADR 053): its CSP names the digest of each of its inline
  * scripts, so the header is a function of the page's bytes and a shared cache may keep both.
@@ -34,10 +46,23 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  const { contentSecurityPolicy, trustedCountryHeader } = loadContext.get(requestInfoContext);
+  // The loaders have run: the page names its page load's id only if they called the API with it.
+  const pageLoad = documentPageLoad(loadContext);
+  const handled = routerContext.staticHandlerContext;
+  applyPageCaching({
+    request,
+    status: responseStatusCode,
+    headers: responseHeaders,
+    leafRouteId: handled.matches.at(-1)?.route.id,
+    answeredForm: handled.actionData !== null,
+    calledApi: pageLoad?.calledApi === true,
+    experiments: (handled.loaderData.root as RootData | undefined)?.experiments,
+    trustedCountryHeader,
+  });
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { contentSecurityPolicy } = loadContext.get(requestInfoContext);
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -59,21 +84,26 @@ export default function handleRequest(
       },
     });
 
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
-      onShellReady() {
-        shellRendered = true;
+    const { pipe, abort } = renderToPipeableStream(
+      <DocumentSessionIdContext.Provider value={pageLoad?.calledApi ? pageLoad.sessionId : null}>
+        <ServerRouter context={routerContext} url={request.url} />
+      </DocumentSessionIdContext.Provider>,
+      {
+        onShellReady() {
+          shellRendered = true;
+        },
+        onAllReady() {
+          pipe(sink);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
       },
-      onAllReady() {
-        pipe(sink);
-      },
-      onShellError(error: unknown) {
-        reject(error);
-      },
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        if (shellRendered) console.error(error);
-      },
-    });
+    );
   });
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import {
   Links,
   Meta,
@@ -22,7 +22,7 @@ import { startAnalytics } from './lib/analytics.ts';
 import { consentPage } from './lib/consent.server.ts';
 import { consentModeSnippet } from './lib/consent-shared.ts';
 import { identifiedCustomer } from './lib/auth-cookie.server.ts';
-import { localeContext, pageLoadContext, requestInfoContext } from './lib/context.ts';
+import { localeContext, requestInfoContext } from './lib/context.ts';
 import { ERROR_REPORTING_META } from './lib/error-reporting.ts';
 import { ExperimentsProvider } from './lib/experiments.tsx';
 import { experimentsData } from './lib/experiments.server.ts';
@@ -42,7 +42,7 @@ import {
   subscribeMessages,
 } from './lib/messages.ts';
 import { sameSitePath } from './lib/same-site-path.ts';
-import { SESSION_META } from './lib/page-load.ts';
+import { DocumentSessionIdContext, SESSION_META, documentSessionId } from './lib/page-load.ts';
 import { pageLoadMiddleware } from './lib/page-load.server.ts';
 import { webViewFromRequest } from './lib/web-view.server.ts';
 import { loadAcquisitionDefaults, setRuntimeConfig } from './lib/runtime-config.ts';
@@ -99,7 +99,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       locale,
       prefix,
       publicUrl: info.publicUrl,
-      sessionId: context.get(pageLoadContext).sessionId,
       year: clubDay(now).year,
       now,
       runtime: {
@@ -137,6 +136,7 @@ export const links: Route.LinksFunction = () => [
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>('root') as RootData | undefined;
   const locale = root?.locale ?? 'en';
+  const sessionId = useContext(DocumentSessionIdContext) ?? (typeof document === 'undefined' ? null : documentSessionId());
   // Decided by the first page load (ADR 011): later revalidations never add or drop the script.
   const [cmp] = useState(() => root?.consent.cmp ?? null);
   // The server's render notes every message id it formats: the page carries those (ADR 038).
@@ -156,8 +156,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: consentModeSnippet(cmp) }} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0a0a0a" />
-        {/* This page load's id (ADR 022): the browser sends it back with its requests. */}
-        {root && <meta name={SESSION_META} content={root.sessionId} />}
+        {/* The id this page load's API calls used, when its loaders made any (ADR 022, 053): the browser goes on with it. */}
+        {sessionId && <meta name={SESSION_META} content={sessionId} />}
         {root?.errorReporting && <meta name={ERROR_REPORTING_META} content={root.errorReporting.endpoint} data-environment={root.errorReporting.environment} />}
         <Meta />
         <Links />

@@ -7,6 +7,7 @@
 import { writeReadableStreamToWritable } from '@react-router/node';
 import type express from 'express';
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router';
+import { PRIVATE_PAGE_CACHE_CONTROL } from '../app/lib/page-caching.ts';
 import { acceptFormBody, fetchBody } from './request-body.ts';
 
 export interface PageHandlerOptions {
@@ -57,6 +58,8 @@ async function sendResponse(res: express.Response, response: Response): Promise<
   }
   res.statusMessage = response.statusText;
   res.status(response.status);
+  // What React Router answers is someone's own unless it says otherwise (a page decides in entry.server, ADR 053).
+  if (!response.headers.has('cache-control')) res.setHeader('Cache-Control', PRIVATE_PAGE_CACHE_CONTROL);
   // A page's CSP (its scripts' digests) replaces the middleware's; every other header adds to what is set.
   for (const [name, value] of response.headers.entries()) {
     if (name === 'content-security-policy') res.setHeader(name, value);

@@ -6,8 +6,9 @@
  * the header never reaches the API, and tokens, links and cookies keep to the real clock.
  */
 import type { RequestHandler } from 'express';
+import { TEST_NOW_HEADER } from '../app/lib/club-time.ts';
 
-export const TEST_NOW_HEADER = 'x-test-now';
+export { TEST_NOW_HEADER };
 
 /** A full instant: date, time and a zone (Z or ±hh:mm), so no server's own time zone can read it differently. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;

@@ -33,19 +33,23 @@ function consent(analytics: boolean): string {
 }
 
 describe('the root loader’s experiments data', () => {
-  it('uses the stored anonymous id only with analytics consent, else a fresh one per page load', async () => {
+  it('hashes on a bucket: the cache’s, else the kept id’s first byte (with analytics consent only), else one drawn per response', async () => {
     const withConsent = await experimentsData(new Request('https://club.example/', { headers: { cookie: `acq_anonymous_id=${ID}; ${consent(true)}`, 'cf-ipcountry': 'AT' } }), context());
-    expect(withConsent).toMatchObject({ clientKey: 'sdk-velvet-rope', payload, enabled: true, anonymousIdStored: true, attributes: { acqAnonymousId: ID, applicationCountry: 'AT' } });
+    expect(withConsent).toMatchObject({ clientKey: 'sdk-velvet-rope', payload, enabled: true, bucketSource: 'cookie', attributes: { acqAnonymousId: ID.slice(0, 2), applicationCountry: 'AT' } });
+    // The page never carries the id itself.
+    expect(JSON.stringify(withConsent)).not.toContain(ID);
 
-    for (const cookie of [`acq_anonymous_id=${ID}; ${consent(false)}`, `acq_anonymous_id=${ID}`, `acq_anonymous_id=not-a-uuid; ${consent(true)}`]) {
-      const data = await experimentsData(new Request('https://club.example/', { headers: { cookie } }), context());
-      expect(data.anonymousIdStored).toBe(false);
-      expect(data.attributes.acqAnonymousId).not.toBe(ID);
-      expect(data.attributes.acqAnonymousId).toMatch(/^[0-9a-f-]{36}$/);
+    const fromCache = await experimentsData(new Request('https://club.example/', { headers: { cookie: `acq_anonymous_id=${ID}; ${consent(true)}`, 'x-experiment-bucket': 'A7' } }), context());
+    expect(fromCache).toMatchObject({ bucketSource: 'cache', attributes: { acqAnonymousId: 'a7' } });
+
+    for (const headers of [{ cookie: `acq_anonymous_id=${ID}; ${consent(false)}` } as Record<string, string>, { cookie: `acq_anonymous_id=${ID}` }, { cookie: `acq_anonymous_id=not-a-uuid; ${consent(true)}` }, { 'x-experiment-bucket': 'zz' }]) {
+      const data = await experimentsData(new Request('https://club.example/', { headers }), context());
+      expect(data.bucketSource).toBe('drawn');
+      expect(data.attributes.acqAnonymousId).toMatch(/^[0-9a-f]{2}$/);
     }
-    const [a, b] = await Promise.all([0, 1].map(() => experimentsData(new Request('https://club.example/'), context())));
-    expect(a!.attributes.acqAnonymousId).not.toBe(b!.attributes.acqAnonymousId);
-    expect(a!.attributes.applicationCountry).toBe('DE');
+    const drawn = await Promise.all(Array.from({ length: 40 }, () => experimentsData(new Request('https://club.example/'), context())));
+    expect(new Set(drawn.map((d) => d.attributes.acqAnonymousId)).size).toBeGreaterThan(20);
+    expect(drawn[0]!.attributes.applicationCountry).toBe('DE');
   });
 
   it('turns testing off with disablegb=true only', () => {
@@ -76,7 +80,7 @@ function render(inputs: Omit<ExperimentsData, 'values' | 'assignments'>, url: st
 }
 
 describe('the server render', () => {
-  const base: Omit<ExperimentsData, 'values' | 'assignments'> = { clientKey: 'k', payload, attributes: { acqAnonymousId: ID, applicationCountry: 'DE' }, enabled: true, anonymousIdStored: false };
+  const base: Omit<ExperimentsData, 'values' | 'assignments'> = { clientKey: 'k', payload, attributes: { acqAnonymousId: ID.slice(0, 2), applicationCountry: 'DE' }, enabled: true, bucketSource: 'drawn' };
 
   it('renders the assigned variation, the forced one, and control with testing off; the loading flag is already cleared', () => {
     const assigned = render(base, '/');

@@ -58,6 +58,7 @@ export async function callApi<TData, TVariables>(
 ): Promise<ApiResult<TData>> {
   const info = context.get(requestInfoContext);
   const page = pageLoad(request, context);
+  page.calledApi = true;
   const headers = new Headers({
     'content-type': 'application/json',
     accept: 'application/graphql-response+json, application/json',

@@ -6,6 +6,9 @@
  */
 import { CLUB_TIME_ZONE } from '@velvet/i18n/locales';
 
+/** The header that sets a request's calendar instant when TEST_CLOCK is on (ADR 021, server/test-clock.ts). */
+export const TEST_NOW_HEADER = 'x-test-now';
+
 export interface CalendarDay {
   year: number;
   /** 1–12 */

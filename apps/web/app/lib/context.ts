@@ -73,6 +73,8 @@ export interface PageLoadInfo {
   sessionId: string;
   /** X-Source-Page: the page's path as the visitor sees it (never `….data`). */
   sourcePage: string;
+  /** Set by the first API call made with this id: the document then names it, and is private (ADR 053). */
+  calledApi?: true;
 }
 
 export const pageLoadContext = createContext<PageLoadInfo>();

@@ -2,13 +2,15 @@
  * The root loader's part of feature flags and A/B tests (ADR 012): the payload the web
  * server holds, the visitor's attributes and whether testing is on for this page.
  *
- * The anonymous id needs no storage before consent: without a stored one it is a fresh
- * random UUID for this page load, rendered into the page (the browser evaluates with the
- * same id, so hydration matches). Only once the visitor granted analytics does the page
- * keep it in a first-party cookie, which later requests then use — from then on the
- * assignment is sticky. A cookie whose visitor has no analytics consent is ignored.
+ * Experiments hash on the visitor's bucket (ADR 053), never on a per-visitor value the page
+ * would carry: the bucket a shared cache in front drew (X-Experiment-Bucket), else the first
+ * byte of the anonymous id the visitor keeps after analytics consent, else one drawn for this
+ * response. The browser evaluates with the same bucket, so hydration matches, and mints its
+ * anonymous id starting with it; only once the visitor granted analytics does it keep the id
+ * in a first-party cookie — from then on the assignment is sticky. A cookie whose visitor has
+ * no analytics consent is ignored.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { GrowthBook, type FeatureApiResponse } from '@growthbook/growthbook-react';
 import type { FeaturePayload, JsonValue } from '@velvet/features/definitions';
 import { DISABLE_PARAM } from '@velvet/features/constants';
@@ -16,7 +18,15 @@ import type { RouterContextProvider } from 'react-router';
 import { choiceFromCookie } from './consent-shared.ts';
 import { requestInfoContext } from './context.ts';
 import { requestCountry } from './country.ts';
-import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_PATTERN, type Assignment, type ExperimentsData } from './experiments-shared.ts';
+import {
+  ANONYMOUS_ID_COOKIE,
+  ANONYMOUS_ID_PATTERN,
+  BUCKET_PATTERN,
+  EXPERIMENT_BUCKET_HEADER,
+  type Assignment,
+  type BucketSource,
+  type ExperimentsData,
+} from './experiments-shared.ts';
 import { readCookie } from './i18n.ts';
 
 export function testingDisabled(url: URL): boolean {
@@ -32,9 +42,13 @@ export async function experimentsData(request: Request, context: Readonly<Router
   const stored = readCookie(cookieHeader, ANONYMOUS_ID_COOKIE);
   const consented = choiceFromCookie(cookieHeader)?.analytics === true;
   const usable = consented && stored !== undefined && ANONYMOUS_ID_PATTERN.test(stored);
+  const fromCache = request.headers.get(EXPERIMENT_BUCKET_HEADER)?.toLowerCase();
+  // The cache's bucket first (it keys the page by it), else the kept id's, else one drawn now.
+  const [bucket, bucketSource]: [string, BucketSource] =
+    fromCache && BUCKET_PATTERN.test(fromCache) ? [fromCache, 'cache'] : usable ? [stored.slice(0, 2), 'cookie'] : [randomBytes(1).toString('hex'), 'drawn'];
   const url = new URL(request.url);
   const attributes = {
-    acqAnonymousId: usable ? stored : randomUUID(),
+    acqAnonymousId: bucket,
     applicationCountry: requestCountry(request, trustedCountryHeader),
   };
   const enabled = !testingDisabled(url);
@@ -43,7 +57,7 @@ export async function experimentsData(request: Request, context: Readonly<Router
     payload,
     attributes,
     enabled,
-    anonymousIdStored: usable,
+    bucketSource,
     ...featureValues(payload, { clientKey, attributes, enabled, url: `${publicUrl}${url.pathname}${url.search}` }),
   };
 }

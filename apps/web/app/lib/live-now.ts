@@ -4,9 +4,13 @@
  * render equals the server's HTML (no hydration mismatch, no layout shift). After hydration it
  * ticks on: the server's instant plus the time the browser's clock says has passed since, so a
  * visitor whose clock is off still sees the club's calendar, and a test's clock (Playwright's
- * `page.clock`) drives it. It re-renders only at the instants `nextChange` names.
+ * `page.clock`) drives it. A page may come from a shared cache, rendered up to its cache
+ * lifetime ago (ADR 053): a browser clock ahead of that by no more than the lifetime is taken
+ * as the truer now. It re-renders at once after hydration, then only at the instants
+ * `nextChange` names.
  */
 import { useEffect, useState } from 'react';
+import { SHARED_PAGE_OLDEST_MS } from './page-caching.ts';
 
 /** Farther changes are approached in daily steps (setTimeout's own limit is about 24.8 days). */
 const MAX_DELAY_MS = 24 * 60 * 60 * 1000;
@@ -29,11 +33,12 @@ export function useLiveNow(serverNow: number, nextChange: (now: number) => numbe
       if (next !== null) timer = setTimeout(update, Math.min(Math.max(next - current, 0), MAX_DELAY_MS));
     };
     function update() {
-      const current = serverNow + Math.max(0, Date.now() - hydratedAt);
+      const anchored = serverNow + Math.max(0, Date.now() - hydratedAt);
+      const current = Math.max(anchored, Math.min(Date.now(), anchored + SHARED_PAGE_OLDEST_MS));
       setClock({ serverNow, now: current });
       schedule(current);
     }
-    schedule(serverNow);
+    update();
     // Timers sleep with the tab (and the laptop): catch up as soon as the page is seen again.
     const onVisible = () => {
       if (document.visibilityState === 'visible') update();

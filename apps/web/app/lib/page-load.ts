@@ -1,10 +1,13 @@
 /**
  * One page load, one session id (spec §7.2 "X-Session-ID (one UUID per page load)"; ADR 022).
- * The web server mints the id for a document request and writes it into the page
- * (`<meta name="acq-session-id">`); the browser sends it back on every request of that page
- * load — the router's `.data` requests of client-side navigations and submissions, and
- * graphql-ws's connection_init — and the server uses it for its calls to the API.
+ * A document whose loaders called the API carries the id those calls used
+ * (`<meta name="acq-session-id">`, and the page is then private: ADR 053); any other page
+ * carries none — it may come from a shared cache — and the browser mints the page load's id.
+ * The browser sends it on every request of that page load — the router's `.data` requests of
+ * client-side navigations and submissions, and graphql-ws's connection_init — and the server
+ * uses it for its calls to the API.
  */
+import { createContext } from 'react';
 
 export const SESSION_HEADER = 'X-Session-ID';
 export const SOURCE_PAGE_HEADER = 'X-Source-Page';
@@ -34,14 +37,23 @@ export function correlationId(): string {
   return `acq-web-${uuid()}`;
 }
 
-let current: string | null | undefined;
-/** This page load's id, as the server wrote it into the document; null when absent. Browser only. */
-export function pageLoadSessionId(): string | null {
-  if (current === undefined) {
-    const content = document.querySelector<HTMLMetaElement>(`meta[name="${SESSION_META}"]`)?.content;
-    current = isSessionId(content) ? content.toLowerCase() : null;
-  }
-  return current;
+/** On the server: the id the document names (its loaders' calls used it), or null. Absent in the browser. */
+export const DocumentSessionIdContext = createContext<string | null | undefined>(undefined);
+
+/** The id the document names, if it names one. Browser only. */
+export function documentSessionId(): string | null {
+  const content = document.querySelector<HTMLMetaElement>(`meta[name="${SESSION_META}"]`)?.content;
+  return isSessionId(content) ? content.toLowerCase() : null;
+}
+
+/** Where the page load's id is kept: on the window, shared by the page's bundle and the consent script's (cmp/). */
+const PAGE_LOAD_KEY = Symbol.for('velvet.page-load-id');
+
+/** This page load's id: the one the document names, else one minted here, once. Browser only. */
+export function pageLoadSessionId(): string {
+  const store = window as unknown as Record<symbol, string | undefined>;
+  store[PAGE_LOAD_KEY] ??= documentSessionId() ?? uuid();
+  return store[PAGE_LOAD_KEY];
 }
 
 /** Whether a request is one of the router's own: a loader/action `.data` request or route discovery, on our origin. */
@@ -59,7 +71,7 @@ export function isRouterRequest(url: URL, origin: string): boolean {
  */
 export function sendSessionIdWithRouterRequests(): void {
   const sessionId = pageLoadSessionId();
-  if (!sessionId || typeof window.fetch !== 'function') return;
+  if (typeof window.fetch !== 'function') return;
   const original = window.fetch.bind(window);
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : input, window.location.href);

@@ -8,8 +8,6 @@ export interface RootData {
   locale: Locale;
   prefix: Prefix;
   publicUrl: string;
-  /** This page load's X-Session-ID (ADR 022); the same on every request of the page load. */
-  sessionId: string;
   /** The year of `now` in the club's calendar (the footer's copyright). */
   year: number;
   /**

@@ -1,0 +1,86 @@
+/**
+ * What a shared HTTP cache may keep, per route family (ADR 053): the public pages are `public`
+ * for a minute when nothing about the visitor went into them; everything personal is
+ * `private, no-store`; the files say their own lifetimes. The real web server, pages compiled
+ * by Vite; the API is unreachable (an invitation's check is still a call in the visitor's name).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHARED_PAGE_CACHE_CONTROL } from '../app/lib/page-caching.ts';
+import { expectConsole } from './support/console-guard.ts';
+import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
+
+let web: TestWebServer;
+beforeAll(async () => {
+  web = await startWebServer({ TEST_CLOCK: 'true', TRUSTED_COUNTRY_HEADER: 'cf-ipcountry' });
+}, 120_000);
+afterAll(async () => {
+  await web?.close();
+  await stopPages();
+});
+
+/** As a shared cache in front asks: with the experiment bucket it drew. */
+const BUCKET = { 'x-experiment-bucket': '3f' };
+
+async function head(path: string, init: RequestInit = {}) {
+  const response = await fetch(`${web.url}${path}`, { redirect: 'manual', ...init });
+  await response.arrayBuffer();
+  return { status: response.status, cacheControl: response.headers.get('cache-control'), vary: response.headers.get('vary') ?? '' };
+}
+
+describe('public pages', () => {
+  it('may be kept by a shared cache when the cache keys the experiment bucket, and vary on what else they read', async () => {
+    for (const path of ['/de', '/de/about-us', '/pl/stores', '/fr/membership-interest', '/vip']) {
+      const answer = await head(path, { headers: BUCKET });
+      expect(answer, path).toMatchObject({ status: 200, cacheControl: SHARED_PAGE_CACHE_CONTROL });
+      expect(answer.vary.split(', '), path).toEqual(expect.arrayContaining(['Cookie', 'x-experiment-bucket', 'cf-ipcountry']));
+    }
+    // An unprefixed page speaks the visitor's language.
+    expect((await head('/', { headers: BUCKET })).vary.split(', ')).toEqual(expect.arrayContaining(['Accept-Language', 'Cookie']));
+    // "Page not found" is a 404 the cache may keep too.
+    for (const path of ['/it/no-such-page', '/sv/error/404']) expect(await head(path, { headers: BUCKET }), path).toMatchObject({ status: 404, cacheControl: SHARED_PAGE_CACHE_CONTROL });
+    // The language cookies do not make a prefixed page someone's own.
+    expect((await head('/de', { headers: { ...BUCKET, cookie: 'lang=fr; locale=fr' } })).cacheControl).toBe(SHARED_PAGE_CACHE_CONTROL);
+  });
+
+  it('are private when the origin drew the visitor’s variation itself (no cache in front keys it)', async () => {
+    expect((await head('/de')).cacheControl).toBe('private, no-store');
+  });
+
+  it('are private when anything about the visitor went into them', async () => {
+    const personal: [string, RequestInit][] = [
+      ['/de', { headers: { ...BUCKET, cookie: 'acq_token=eyJhbGciOi.x.y' } }],
+      ['/de', { headers: { ...BUCKET, cookie: 'cc_cookie=%7B%7D' } }],
+      ['/de', { headers: { ...BUCKET, authorization: 'Bearer x' } }],
+      ['/de', { headers: { ...BUCKET, 'x-test-now': '2026-06-15T10:00:00Z' } }],
+      // An invitation's check is a call in the visitor's name (it counts the visit).
+      ['/de?rc=WELCOME2026', { headers: BUCKET }],
+      // An arrival that brings something to keep sets the flow cookie.
+      ['/de?sourcePath=%2Fshop%2Fshoes', { headers: BUCKET }],
+    ];
+    for (const [path, init] of personal) expect((await head(path, init)).cacheControl, `${path} ${JSON.stringify(init.headers)}`).toBe('private, no-store');
+  });
+
+  it('answer a form privately', async () => {
+    const answer = await head('/de?index', {
+      method: 'POST',
+      headers: { ...BUCKET, 'content-type': 'application/x-www-form-urlencoded', origin: web.url, 'sec-fetch-site': 'same-origin' },
+      body: 'intent=code&code=',
+    });
+    expect(answer).toMatchObject({ status: 200, cacheControl: 'private, no-store' });
+  });
+});
+
+describe('everything else', () => {
+  it('is private: the forms, the console, activation, a client navigation’s data', async () => {
+    // The registration form asks the (unreachable) API for the visitor's country, and says so.
+    expectConsole('warn', /country detection via the API failed/);
+    for (const path of ['/de/registration/formstarted?rc=WELCOME2026', '/admin/login', '/de/registration/activateaccount?activationId=x', '/de/lobby', '/de.data', '/de/membership-interest/apply']) {
+      expect((await head(path, { headers: BUCKET })).cacheControl, path).toBe('private, no-store');
+    }
+  });
+
+  it('the files say their own lifetimes', async () => {
+    expect((await head('/acquisition-defaults.json')).cacheControl).toBe('no-cache');
+    expect((await head('/messages/de.json')).cacheControl).toBe('no-cache');
+  });
+});
