@@ -20,6 +20,7 @@ import { ensureBuild, startProduct } from './lib/product.mjs';
 import { registerOpenLoopSection } from './lib/open-loop-section.mjs';
 import { registerPostgresSection, registerSqliteSection } from './lib/register-section.mjs';
 import { printSummary } from './lib/sections.mjs';
+import { sharedCacheSection } from './lib/shared-cache-section.mjs';
 import { ssrSection } from './lib/ssr-section.mjs';
 import { weightSection } from './lib/weight-section.mjs';
 
@@ -29,7 +30,7 @@ import { weightSection } from './lib/weight-section.mjs';
  * which the product's worker would be sending during any later measurement.
  * @type {import('./lib/sections.mjs').Section[]}
  */
-const SECTIONS = [weightSection, ssrSection, apiSection, registerSqliteSection, registerPostgresSection, registerOpenLoopSection];
+const SECTIONS = [weightSection, ssrSection, sharedCacheSection, apiSection, registerSqliteSection, registerPostgresSection, registerOpenLoopSection];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -41,7 +42,8 @@ const USAGE = `Usage: npm run bench [-- --quick] [-- --only ${SECTIONS.map((s) =
   --rebuild  run npm run build first even when a build exists
 
   Ports: BENCH_WEB_PORT (default 3410) and BENCH_API_PORT (default 9410) for the product; the
-  anchors use BENCH_WEB_PORT + 1 and BENCH_API_PORT + 1, the API on PostgreSQL BENCH_API_PORT + 2.
+  anchors use BENCH_WEB_PORT + 1 and BENCH_API_PORT + 1, nginx in front BENCH_WEB_PORT + 2, the
+  API on PostgreSQL BENCH_API_PORT + 2.
   PostgreSQL: BENCH_DATABASE_URL (default TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test).`;
 
 /** @returns {{ quick: boolean, rebuild: boolean, only: Set<string> | null }} */
@@ -87,7 +89,7 @@ const options = parseArgs(process.argv.slice(2));
 const webPort = port(process.env.BENCH_WEB_PORT, 3410);
 const apiPort = port(process.env.BENCH_API_PORT, 9410);
 /** @type {import('./lib/sections.mjs').Ports} */
-const ports = { web: webPort, api: apiPort, htmlAnchor: webPort + 1, yogaAnchor: apiPort + 1, apiAlone: apiPort + 2 };
+const ports = { web: webPort, api: apiPort, htmlAnchor: webPort + 1, nginx: webPort + 2, yogaAnchor: apiPort + 1, apiAlone: apiPort + 2 };
 /** @type {import('./lib/sections.mjs').Settings} */
 const settings = {
   quick: options.quick,

@@ -1,0 +1,68 @@
+/**
+ * Public pages through a standard shared cache (ADR 053, issue 19 §5): nginx from Debian's
+ * packages in front of the product, configured from deploy/nginx/nginx.conf.template
+ * (scripts/nginx.mjs), against the bare `node:http` floor sending the same bytes
+ * (bench/anchors/html-server.mjs), both as browsers ask (compressed). Goal: at least 1.0 of
+ * the floor. nginx keys a page by its experiment bucket (256 of them): the warm-up fills them.
+ * The invitation pages (`?rc=`) are measured the same way: they are still rendered per visit
+ * (the visit counts at the origin), so they show the origin's speed until that moves (ADR 053).
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startNginx } from '../../scripts/nginx.mjs';
+import { startAnchor } from './anchors.mjs';
+import { num } from './format.mjs';
+import { anyFailed, loadTable, ratioGoal, throughput } from './sections.mjs';
+
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd', 'accept-language': 'de-DE,de;q=0.9' };
+const PAGES = ['/', '/de', '/?rc=WELCOME2026', '/de?rc=WELCOME2026'];
+
+/** @type {import('./sections.mjs').Section} */
+export const sharedCacheSection = {
+  name: 'shared-cache',
+  title: 'Public pages through nginx in front (shared HTTP cache) against the bare node:http floor (same bytes)',
+  needs: 'product',
+  async run({ root, workDir, settings, ports, product, measure, onCleanup }) {
+    if (!product) throw new Error('the shared-cache section needs the product');
+    const nginx = await startNginx({ listen: `127.0.0.1:${ports.nginx}`, origin: new URL(product.webUrl).host, stateDir: path.join(workDir, 'nginx') });
+    const forget = onCleanup(nginx.stop);
+    try {
+      const rows = [];
+      const figures = [];
+      const results = [];
+      for (const page of PAGES) {
+        const url = `${nginx.url}${page}`;
+        const sample = await fetch(url, { headers: { 'accept-language': BROWSER['accept-language'], 'accept-encoding': 'identity' } });
+        const html = await sample.text();
+        const file = path.join(workDir, `page-${figures.length}.html`);
+        writeFileSync(file, html);
+        const anchor = await startAnchor(root, 'html-server.mjs', ports.htmlAnchor, [file], onCleanup);
+        let floor;
+        try {
+          floor = await measure(`floor: node:http, ${page} gzip-compressed once`, { url: anchor.url, connections: settings.webConnections, duration: settings.duration, headers: BROWSER, cpu: anchor.cpu });
+        } finally {
+          await anchor.stop();
+        }
+        const cached = await measure(`nginx in front: ${page}`, { url, connections: settings.webConnections, duration: settings.duration, headers: BROWSER });
+        const ratio = cached.requestsPerSecond / floor.requestsPerSecond;
+        rows.push([`floor: node:http, ${page}`, floor], [`nginx in front, ${page} (${sample.headers.get('cache-control') ?? 'no Cache-Control'})`, cached]);
+        figures.push({ id: `sharedCache.${page}`, label: `GET ${page} through nginx`, measured: throughput(cached), anchor: `${throughput(floor)} (node:http, same bytes)`, ratio, goal: ratioGoal(ratio, 1.0) });
+        results.push(floor, cached);
+      }
+      return {
+        figures,
+        lines: [
+          ...loadTable(rows),
+          '',
+          `  nginx ${ports.nginx} in front of the web origin ${new URL(product.webUrl).host}; ${settings.webConnections} connections; Accept-Encoding and Accept-Language of a German Chromium.`,
+          `  Shares of the floor: ${figures.map((f) => `${f.label.replace('GET ', '').replace(' through nginx', '')} ${num(f.ratio ?? 0, 2)}`).join(', ')}.`,
+        ],
+        data: { results },
+        suspect: anyFailed(...results),
+      };
+    } finally {
+      await nginx.stop();
+      forget();
+    }
+  },
+};

@@ -1,0 +1,97 @@
+/**
+ * The product behind a standard shared cache (ADR 053): nginx from Debian's packages, configured
+ * from the repository's own deploy/nginx/nginx.conf.template, in front of `npm start`'s build.
+ * Public pages come from the cache; visitors never see each other's pages; nothing personal is
+ * kept. (`apt-get install nginx`, or NGINX_PATH.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import de from '../../packages/i18n/catalogs/de.json' with { type: 'json' };
+import { startNginx } from '../../scripts/nginx.mjs';
+import { dataDir, eventually, freePort, missingBuild, run, type Running } from './support.ts';
+
+interface Answer {
+  status: number;
+  cache: string | null;
+  cacheControl: string | null;
+  body: string;
+}
+
+let product: Running;
+let nginx: { stop: () => Promise<void> };
+let front: string;
+
+async function get(pathname: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const response = await fetch(`${front}${pathname}`, { headers, redirect: 'manual' });
+  return { status: response.status, cache: response.headers.get('x-cache-status'), cacheControl: response.headers.get('cache-control'), body: await response.text() };
+}
+
+beforeAll(async () => {
+  const missing = missingBuild();
+  if (missing.length > 0) throw new Error(`build first (npm run build): missing ${missing.join(', ')}`);
+  const [port, apiPort, nginxPort] = [await freePort(), await freePort(), await freePort()];
+  front = `http://127.0.0.1:${nginxPort}`;
+  product = run(['scripts/start.mjs'], { PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir(), TRUST_PROXY: '1', PUBLIC_URL: front });
+  await eventually('the product to start', async () => (product.output().includes('Velvet Rope is running') ? true : undefined), 90_000);
+  // The operator's file, filled in as envsubst would (scripts/nginx.mjs).
+  nginx = await startNginx({ listen: `127.0.0.1:${nginxPort}`, origin: `127.0.0.1:${port}` });
+}, 120_000);
+
+afterAll(async () => {
+  await nginx?.stop();
+  await product?.stop();
+});
+
+describe('nginx in front', () => {
+  it('keeps a public page per experiment bucket and hands it to the next visitors, with nothing of anyone in it', async () => {
+    const answers: Answer[] = [];
+    // Each cookieless visit draws one of 256 buckets: hits come as the buckets fill.
+    while (answers.filter((a) => a.cache === 'HIT').length < 10 && answers.length < 400) answers.push(await get('/de'));
+    const hits = answers.filter((a) => a.cache === 'HIT');
+    expect(hits.length).toBeGreaterThanOrEqual(10);
+    const rendered = new Set(answers.filter((a) => a.cache !== 'HIT').map((a) => a.body));
+    // A hit is exactly a page the origin rendered for an earlier visitor of its bucket.
+    for (const hit of hits) expect(rendered.has(hit.body)).toBe(true);
+    for (const { status: code, body, cacheControl } of answers) {
+      expect(code).toBe(200);
+      expect(cacheControl).toMatch(/^public, /);
+      expect(body).toContain('lang="de"');
+      // No per-visitor value: no page-load id, no nonce, no anonymous id, no form start.
+      expect(body).not.toMatch(/acq-session-id|nonce=|[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|name="formStartedAt" value="[^"]/);
+    }
+    // Each bucket its own page: the origin rendered the bucket nginx drew (the hydration data names it).
+    const buckets = new Set(answers.map((a) => /acqAnonymousId\\",\\"([0-9a-f]{2})\\"/.exec(a.body)?.[1]));
+    expect(buckets.has(undefined)).toBe(false);
+    expect(buckets.size).toBeGreaterThan(10);
+  });
+
+  it('keeps the languages of an unprefixed page apart', async () => {
+    for (let i = 0; i < 60; i++) {
+      const [de, pl] = await Promise.all([get('/', { 'accept-language': 'de-DE,de;q=0.9' }), get('/', { 'accept-language': 'pl-PL' })]);
+      expect(de.body).toContain('<html lang="de"');
+      expect(pl.body).toContain('<html lang="pl"');
+    }
+  });
+
+  it('never keeps what is someone’s own: an invitation, a visitor with cookies, a form’s answer', async () => {
+    const personal = [
+      () => get('/de?rc=WELCOME2026'),
+      () => get('/de', { cookie: 'acq_token=eyJhbGciOiJIUzI1NiJ9.e30.x' }),
+      () => get('/de', { cookie: 'acq_anonymous_id=3f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b' }),
+    ];
+    for (const visit of personal) {
+      for (let i = 0; i < 3; i++) {
+        const answer = await visit();
+        expect(answer.status).toBe(200);
+        expect(answer.cacheControl).toBe('private, no-store');
+        expect(answer.cache).not.toBe('HIT');
+      }
+    }
+    const posted = await fetch(`${front}/de?index`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: front },
+      body: 'intent=code&code=',
+    });
+    expect(posted.headers.get('cache-control')).toBe('private, no-store');
+    expect(await posted.text()).toContain(de['validation.accessCodeMissing']);
+  });
+});
