@@ -8,7 +8,7 @@ import { serverMessages } from './lib/messages.server.ts';
 import { lowPriorityModulePreloads } from './lib/module-preloads.server.ts';
 import { applyPageCaching } from './lib/page-caching.server.ts';
 import type { RootData } from './lib/root-data.ts';
-import { DocumentSessionIdContext } from './lib/page-load.ts';
+import { DocumentSessionIdContext } from './lib/document-session.ts';
 
 // The whole catalogs live on the server; pages carry what they render (ADR 038).
 provideServerMessages(serverMessages);

@@ -42,7 +42,8 @@ import {
   subscribeMessages,
 } from './lib/messages.ts';
 import { sameSitePath } from './lib/same-site-path.ts';
-import { DocumentSessionIdContext, SESSION_META, documentSessionId } from './lib/page-load.ts';
+import { DocumentSessionIdContext } from './lib/document-session.ts';
+import { SESSION_META, documentSessionId } from './lib/page-load.ts';
 import { pageLoadMiddleware } from './lib/page-load.server.ts';
 import { webViewFromRequest } from './lib/web-view.server.ts';
 import { loadAcquisitionDefaults, setRuntimeConfig } from './lib/runtime-config.ts';

@@ -7,7 +7,6 @@
  * client-side navigations and submissions, and graphql-ws's connection_init — and the server
  * uses it for its calls to the API.
  */
-import { createContext } from 'react';
 
 export const SESSION_HEADER = 'X-Session-ID';
 export const SOURCE_PAGE_HEADER = 'X-Source-Page';
@@ -36,9 +35,6 @@ export function uuid(): string {
 export function correlationId(): string {
   return `acq-web-${uuid()}`;
 }
-
-/** On the server: the id the document names (its loaders' calls used it), or null. Absent in the browser. */
-export const DocumentSessionIdContext = createContext<string | null | undefined>(undefined);
 
 /** The id the document names, if it names one. Browser only. */
 export function documentSessionId(): string | null {
