@@ -58,10 +58,8 @@ describe('nginx in front', () => {
       // No per-visitor value: no page-load id, no nonce, no anonymous id, no form start.
       expect(body).not.toMatch(/acq-session-id|nonce=|[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|name="formStartedAt" value="[^"]/);
     }
-    // Each bucket its own page: the origin rendered the bucket nginx drew (the hydration data names it).
-    const buckets = new Set(answers.map((a) => /acqAnonymousId\\",\\"([0-9a-f]{2})\\"/.exec(a.body)?.[1]));
-    expect(buckets.has(undefined)).toBe(false);
-    expect(buckets.size).toBeGreaterThan(10);
+    // One copy per bucket, not one for the address: the cache went on asking the origin as new buckets came.
+    expect(rendered.size).toBeGreaterThan(10);
   });
 
   it('keeps the languages of an unprefixed page apart', async () => {
