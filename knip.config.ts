@@ -27,7 +27,7 @@ const config: KnipConfig = {
       entry: ['server.js', 'server/index.ts', 'cmp/cmp.ts', 'test/**/*.test.{ts,tsx}', 'test/support/fuzz-web-server.ts'],
       project: ['server.js', 'app/**/*.{ts,tsx}', 'server/**/*.ts', 'cmp/**/*.ts', 'test/**/*.{ts,tsx}'],
       // gql.tada's generated schema introspection (ADR 033): read by the type checker through its module augmentation.
-      ignore: ['app/lib/graphql-env.d.ts'],
+      ignore: ['app/lib/api/graphql-env.d.ts'],
       includeEntryExports: true,
     },
     'packages/config': {

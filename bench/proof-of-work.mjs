@@ -1,7 +1,7 @@
 /**
  * Proof-of-work solve time in Chromium (issue 12 §2, ADR 041): challenges issued by the API's own
  * code at the default difficulty, at each level the sign-up rate can reach, solved by the web
- * app's own browser module (apps/web/app/lib/proof-of-work.ts, bundled here with esbuild) in
+ * app's own browser module (apps/web/app/lib/forms/proof-of-work.ts, bundled here with esbuild) in
  * Debian's Chromium. Not part of the tests: `npm run bench:proof-of-work [-- --runs 10]`.
  * Nothing leaves the machine: the page and its /form-challenge answers are served by Playwright.
  */
@@ -16,7 +16,7 @@ const difficulty = Number(values.difficulty);
 
 const bundle = await build({
   stdin: {
-    contents: "import { solveProofOfWork } from './apps/web/app/lib/proof-of-work.ts'; window.solve = () => solveProofOfWork({ form: 'REGISTRATION' });",
+    contents: "import { solveProofOfWork } from './apps/web/app/lib/forms/proof-of-work.ts'; window.solve = () => solveProofOfWork({ form: 'REGISTRATION' });",
     resolveDir: process.cwd(),
     loader: 'ts',
   },

@@ -1,5 +1,5 @@
 /**
- * The member look-up (issue 13, ADR 048) as the web app sends it (apps/web/app/lib/admin-members-operations.ts):
+ * The member look-up (issue 13, ADR 048) as the web app sends it (apps/web/app/lib/admin/admin-members-operations.ts):
  * one exact address, never a list — every table is probed by an index on the address (members,
  * waiting list and applications are unique by address; `email_outbox_recipient_created_idx` and
  * `held_registrations_email_idx` from migration 0011), then the member's links and consents by

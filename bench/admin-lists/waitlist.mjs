@@ -1,6 +1,6 @@
 /**
  * The waiting list and applicants (ADR 047), as the admin page asks for them
- * (apps/web/app/lib/admin-waitlist-operations.ts: waitlistPage, applicantsPage). Each list pages by (arrival, id)
+ * (apps/web/app/lib/admin/admin-waitlist-operations.ts: waitlistPage, applicantsPage). Each list pages by (arrival, id)
  * through a partial index per status, or by address through the unique email index when searching.
  */
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * The GraphQL operations the benchmarks send: read from the web app's own documents
- * (apps/web/app/lib/operations.ts), so the API is measured with exactly what the site sends.
+ * (apps/web/app/lib/api/operations.ts), so the API is measured with exactly what the site sends.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

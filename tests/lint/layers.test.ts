@@ -45,7 +45,7 @@ describe('layer rules', () => {
     expect(await layerViolations('packages/validation/src/fixture.ts', "export * from '@velvet/api/services/register-member';\n")).toEqual([
       expect.stringContaining('Packages never import apps'),
     ]);
-    expect(await layerViolations('packages/i18n/src/fixture.ts', "export { LANDING_VARIANTS } from '../../../apps/web/app/lib/landing-variants.ts';\n")).toEqual([
+    expect(await layerViolations('packages/i18n/src/fixture.ts', "export { LANDING_VARIANTS } from '../../../apps/web/app/lib/landing/landing-variants.ts';\n")).toEqual([
       expect.stringContaining('Packages never import apps'),
     ]);
     // The allowed direction: a package importing a package.
@@ -103,19 +103,19 @@ describe('layer rules', () => {
     expect(await layerViolations('apps/web/app/lib/fixture.ts', "export * from '@velvet/api/services/register-member';\n")).toEqual([
       expect.stringContaining('GraphQL only'),
     ]);
-    expect(await layerViolations('apps/api/src/services/fixture.ts', "export * from '../../../web/app/lib/route-middleware.ts';\n")).toEqual([
+    expect(await layerViolations('apps/api/src/services/fixture.ts', "export * from '../../../web/app/lib/page/route-middleware.ts';\n")).toEqual([
       expect.stringContaining('never imports the web app'),
     ]);
   });
 
   it('client code never imports *.server.ts; route modules and server modules may', async () => {
-    const serverOnly = "export * from '../lib/api.server.ts';\n";
+    const serverOnly = "export * from '../lib/api/api.server.ts';\n";
     expect(await layerViolations('apps/web/app/components/fixture.tsx', serverOnly)).toEqual([expect.stringContaining('Client code never imports *.server.ts')]);
-    expect(await layerViolations('apps/web/app/lib/fixture.ts', "export * from './api.server.ts';\n")).toEqual([
+    expect(await layerViolations('apps/web/app/lib/api/fixture.ts', "export * from './api.server.ts';\n")).toEqual([
       expect.stringContaining('Client code never imports *.server.ts'),
     ]);
     expect(await layerViolations('apps/web/app/routes/fixture.tsx', serverOnly)).toEqual([]);
-    expect(await layerViolations('apps/web/app/lib/fixture.server.ts', "export * from './api.server.ts';\n")).toEqual([]);
+    expect(await layerViolations('apps/web/app/lib/api/fixture.server.ts', "export * from './api.server.ts';\n")).toEqual([]);
   });
 
   it('app/ never imports the Express server', async () => {

@@ -1,9 +1,9 @@
 import { StrictMode, startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
-import { ignoreCancelledNavigations } from './lib/cancelled-navigations.ts';
-import { reportError, startErrorReporting } from './lib/error-reporting.ts';
-import { sendSessionIdWithRouterRequests } from './lib/page-load.ts';
+import { ignoreCancelledNavigations } from './lib/error-reporting/cancelled-navigations.ts';
+import { reportError, startErrorReporting } from './lib/error-reporting/error-reporting.ts';
+import { sendSessionIdWithRouterRequests } from './lib/page/page-load.ts';
 
 // Before anything else runs: a superseded navigation's cancelled request is not an error;
 // uncaught errors of this page go to the error reporter (ADR 013).

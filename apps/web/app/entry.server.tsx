@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type RouterContextProvider, ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction } from 'react-router';
-import { pageLoadContext, requestInfoContext, type PageLoadInfo } from './lib/context.ts';
-import { provideServerMessages } from './lib/messages.ts';
-import { serverMessages } from './lib/messages.server.ts';
-import { lowPriorityModulePreloads } from './lib/module-preloads.server.ts';
-import { applyPageCaching } from './lib/page-caching.server.ts';
-import type { RootData } from './lib/root-data.ts';
-import { DocumentSessionIdContext } from './lib/document-session.ts';
+import { pageLoadContext, requestInfoContext, type PageLoadInfo } from './lib/page/context.ts';
+import { provideServerMessages } from './lib/i18n/messages.ts';
+import { serverMessages } from './lib/i18n/messages.server.ts';
+import { lowPriorityModulePreloads } from './lib/page/module-preloads.server.ts';
+import { applyPageCaching } from './lib/page/page-caching.server.ts';
+import type { RootData } from './lib/page/root-data.ts';
+import { DocumentSessionIdContext } from './lib/page/document-session.ts';
 
 // The whole catalogs live on the server; pages carry what they render (ADR 038).
 provideServerMessages(serverMessages);

@@ -18,17 +18,17 @@ import cormorantUrl from '@fontsource-variable/cormorant-garamond/files/cormoran
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import { expandAcqParams } from './lib/acq-params.ts';
-import { startAnalytics } from './lib/analytics.ts';
-import { consentPage } from './lib/consent.server.ts';
-import { consentModeSnippet } from './lib/consent-shared.ts';
+import { startAnalytics } from './lib/analytics/analytics.ts';
+import { consentPage } from './lib/consent/consent.server.ts';
+import { consentModeSnippet } from './lib/consent/consent-shared.ts';
 import { identifiedCustomer } from './lib/auth-cookie.server.ts';
-import { localeContext, requestInfoContext } from './lib/context.ts';
-import { ERROR_REPORTING_META } from './lib/error-reporting.ts';
-import { ExperimentsProvider } from './lib/experiments.tsx';
-import { experimentsData } from './lib/experiments.server.ts';
-import { lowercasePrefix, resolveLocale, splitLocalePath } from './lib/i18n.ts';
-import { getIntl, pageIntl } from './lib/intl.ts';
-import { pageMeta } from './lib/meta.ts';
+import { localeContext, requestInfoContext } from './lib/page/context.ts';
+import { ERROR_REPORTING_META } from './lib/error-reporting/error-reporting.ts';
+import { ExperimentsProvider } from './lib/experiments/experiments.tsx';
+import { experimentsData } from './lib/experiments/experiments.server.ts';
+import { lowercasePrefix, resolveLocale, splitLocalePath } from './lib/i18n/i18n.ts';
+import { getIntl, pageIntl } from './lib/i18n/intl.ts';
+import { pageMeta } from './lib/page/meta.ts';
 import {
   PAGE_MESSAGES_ID,
   browserMessages,
@@ -40,15 +40,15 @@ import {
   recording,
   onServer,
   subscribeMessages,
-} from './lib/messages.ts';
+} from './lib/i18n/messages.ts';
 import { sameSitePath } from './lib/same-site-path.ts';
-import { DocumentSessionIdContext } from './lib/document-session.ts';
-import { SESSION_META, documentSessionId } from './lib/page-load.ts';
-import { pageLoadMiddleware } from './lib/page-load.server.ts';
-import { webViewFromRequest } from './lib/web-view.server.ts';
-import { loadAcquisitionDefaults, setRuntimeConfig } from './lib/runtime-config.ts';
-import { clubDay } from './lib/club-time.ts';
-import type { RootData } from './lib/root-data.ts';
+import { DocumentSessionIdContext } from './lib/page/document-session.ts';
+import { SESSION_META, documentSessionId } from './lib/page/page-load.ts';
+import { pageLoadMiddleware } from './lib/page/page-load.server.ts';
+import { webViewFromRequest } from './lib/web-view/web-view.server.ts';
+import { loadAcquisitionDefaults, setRuntimeConfig } from './lib/page/runtime-config.ts';
+import { clubDay } from './lib/calendar/club-time.ts';
+import type { RootData } from './lib/page/root-data.ts';
 import { ErrorScreen } from './components/error-screen.tsx';
 
 /** Every request: unpack acqParams, then settle the language for everything below. */

@@ -13,7 +13,7 @@ import 'vanilla-cookieconsent/dist/cookieconsent.css';
 import './cmp.css';
 import * as CookieConsent from 'vanilla-cookieconsent';
 import translations from 'virtual:acq-cmp-translations';
-import { SESSION_HEADER, pageLoadSessionId } from '../app/lib/page-load.ts';
+import { SESSION_HEADER, pageLoadSessionId } from '../app/lib/page/page-load.ts';
 import {
   CMP_DATA_EVENT,
   CMP_STYLE_PATH,
@@ -24,7 +24,7 @@ import {
   CONSENT_STATUS_EVENT,
   type CmpPageConfig,
   type ConsentChoice,
-} from '../app/lib/consent-shared.ts';
+} from '../app/lib/consent/consent-shared.ts';
 
 /** Only readable while this (classic) script first runs. */
 const ownSrc = (document.currentScript as HTMLScriptElement | null)?.src ?? '';

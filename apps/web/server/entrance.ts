@@ -16,8 +16,8 @@ import { FUNNEL_SESSION_PATTERN, MAX_FUNNEL_BATCH, isTrackedEventName } from '@v
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { CONSENT_REVISION } from '../app/lib/consent-shared.ts';
-import { isSessionId } from '../app/lib/page-load.ts';
+import { CONSENT_REVISION } from '../app/lib/consent/consent-shared.ts';
+import { isSessionId } from '../app/lib/page/page-load.ts';
 import { formStartDoor } from './form-start.ts';
 import { bodyOf, readBodies } from './request-body.ts';
 

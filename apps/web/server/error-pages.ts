@@ -6,7 +6,7 @@
 import { catalogs } from '@velvet/i18n/catalogs';
 import { unusableSiteHeader } from '@velvet/validation/request-head';
 import type express from 'express';
-import { localizedPath, resolveLocale } from '../app/lib/i18n.ts';
+import { localizedPath, resolveLocale } from '../app/lib/i18n/i18n.ts';
 import { sameSitePath } from '../app/lib/same-site-path.ts';
 
 /** True when every percent-escape of `pathname` decodes (well-formed and UTF-8). */

@@ -15,8 +15,8 @@ import type { ErrorReport, Reporter } from '@velvet/error-reporting/reporter';
 import { scrub } from '@velvet/error-reporting/scrub';
 import express from 'express';
 import type { Logger } from 'pino';
-import type { ApiFailureReport } from '../app/lib/context.ts';
-import { ERROR_REPORTS_PATH } from '../app/lib/error-reporting.ts';
+import type { ApiFailureReport } from '../app/lib/page/context.ts';
+import { ERROR_REPORTS_PATH } from '../app/lib/error-reporting/error-reporting.ts';
 
 export { ERROR_REPORTS_PATH };
 

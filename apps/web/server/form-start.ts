@@ -1,5 +1,5 @@
 /**
- * GET /entrance/form-start (app/lib/form-start.ts's FORM_START_PATH): a public form's signed
+ * GET /entrance/form-start (app/lib/forms/form-start.ts's FORM_START_PATH): a public form's signed
  * start (ADR 041; issue 19 §2, issue 20 §1), fetched by the page's script when the visitor is
  * first shown a public form, so the page's HTML holds no per-visitor value and a shared cache
  * may keep it. JSON `{ start, readyInMs }`: the start, and after how long a form may be sent
@@ -11,8 +11,8 @@
 import { isIPv6 } from 'node:net';
 import type express from 'express';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { formStartToken } from '../app/lib/form-guard.server.ts';
-import type { FormStartAnswer } from '../app/lib/form-start.ts';
+import { formStartToken } from '../app/lib/forms/form-guard.server.ts';
+import type { FormStartAnswer } from '../app/lib/forms/form-start.ts';
 
 /** The client a start's limit counts: an IPv4 address as it is (also when IPv4-mapped), an IPv6 address by its /64. */
 export function clientNetwork(address: string | undefined): string {

@@ -7,7 +7,7 @@
 import { writeReadableStreamToWritable } from '@react-router/node';
 import type express from 'express';
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router';
-import { PRIVATE_PAGE_CACHE_CONTROL } from '../app/lib/page-caching.ts';
+import { PRIVATE_PAGE_CACHE_CONTROL } from '../app/lib/page/page-caching.ts';
 import { acceptFormBody, fetchBody } from './request-body.ts';
 
 export interface PageHandlerOptions {

@@ -6,7 +6,7 @@
  * the header never reaches the API, and tokens, links and cookies keep to the real clock.
  */
 import type { RequestHandler } from 'express';
-import { TEST_NOW_HEADER } from '../app/lib/club-time.ts';
+import { TEST_NOW_HEADER } from '../app/lib/calendar/club-time.ts';
 
 export { TEST_NOW_HEADER };
 

@@ -2,10 +2,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RouterContextProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callApi } from '../app/lib/api.server.ts';
-import { apiFailureMessage } from '../app/lib/registration-code.server.ts';
-import { pageLoadContext, requestInfoContext, type ApiFailureReport } from '../app/lib/context.ts';
-import { getCountryDetails } from '../app/lib/operations.ts';
+import { callApi } from '../app/lib/api/api.server.ts';
+import { apiFailureMessage } from '../app/lib/registration/registration-code.server.ts';
+import { pageLoadContext, requestInfoContext, type ApiFailureReport } from '../app/lib/page/context.ts';
+import { getCountryDetails } from '../app/lib/api/operations.ts';
 import { testRequestExtras } from './support/request-info.ts';
 
 let server: Server | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DENIAL_MAX_AGE_MS, externalReferrer, freshDenial, invitationReferrer, withDenial } from '../app/lib/arrival.server.ts';
-import { landingOptions, shopLink, sourcePathFrom } from '../app/lib/landing-variants.ts';
+import { DENIAL_MAX_AGE_MS, externalReferrer, freshDenial, invitationReferrer, withDenial } from '../app/lib/registration/arrival.server.ts';
+import { landingOptions, shopLink, sourcePathFrom } from '../app/lib/landing/landing-variants.ts';
 
 const PUBLIC_URL = 'https://club.example';
 const COUPON = 'https://www.mydealz.de/deals/velvet-rope-2291874?utm_source=share';

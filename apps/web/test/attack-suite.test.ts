@@ -19,7 +19,7 @@ import { insertCode } from '../../api/test/support/factories.ts';
 import { solveProofOfWork } from '../../api/test/support/proof-of-work.ts';
 import { activationIdsFor, validInput } from '../../api/test/support/registration.ts';
 import { DEFAULT_RATE_LIMITS } from '../../api/src/rate-limit.ts';
-import { FORM_START_PATH, type FormStartAnswer } from '../app/lib/form-start.ts';
+import { FORM_START_PATH, type FormStartAnswer } from '../app/lib/forms/form-start.ts';
 import { startApiProcess, type ApiProcess } from './support/api-process.ts';
 import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 

@@ -5,7 +5,7 @@
  * by Vite; the API is unreachable (an invitation's check is still a call in the visitor's name).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_PAGE_CACHE_CONTROL } from '../app/lib/page-caching.ts';
+import { SHARED_PAGE_CACHE_CONTROL } from '../app/lib/page/page-caching.ts';
 import { expectConsole } from './support/console-guard.ts';
 import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 

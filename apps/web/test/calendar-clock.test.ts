@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { EnvError, parseEnv } from '@velvet/config/env';
 import express from 'express';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getIntl } from '../app/lib/intl.ts';
-import { clientMessages } from '../app/lib/messages.server.ts';
+import { getIntl } from '../app/lib/i18n/intl.ts';
+import { clientMessages } from '../app/lib/i18n/messages.server.ts';
 import { calendarClock, parseTestNow } from '../server/test-clock.ts';
 
 describe('dates on pages', () => {

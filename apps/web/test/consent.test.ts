@@ -1,12 +1,12 @@
 /** The consent manager's and the funnel's pure parts (ADR 011). */
 import { RouterContextProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { withoutPersonalData } from '../app/lib/analytics.ts';
-import { cmpSkipped, consentPage, parseAppConsent } from '../app/lib/consent.server.ts';
-import { CONSENT_COOKIE, cacheBuster, choiceFromCookie, consentModeSignals, consentModeSnippet } from '../app/lib/consent-shared.ts';
-import { localeContext, requestInfoContext } from '../app/lib/context.ts';
-import { funnelEventFor, landingSlugOf } from '../app/lib/funnel.ts';
-import { assertTagManagerId, tagManagerUrl } from '../app/lib/tag-manager.ts';
+import { withoutPersonalData } from '../app/lib/analytics/analytics.ts';
+import { cmpSkipped, consentPage, parseAppConsent } from '../app/lib/consent/consent.server.ts';
+import { CONSENT_COOKIE, cacheBuster, choiceFromCookie, consentModeSignals, consentModeSnippet } from '../app/lib/consent/consent-shared.ts';
+import { localeContext, requestInfoContext } from '../app/lib/page/context.ts';
+import { funnelEventFor, landingSlugOf } from '../app/lib/analytics/funnel.ts';
+import { assertTagManagerId, tagManagerUrl } from '../app/lib/analytics/tag-manager.ts';
 import { testRequestExtras } from './support/request-info.ts';
 
 const cookie = (value: unknown) => `lang=de; ${CONSENT_COOKIE}=${encodeURIComponent(JSON.stringify(value))}; other=1`;

@@ -8,9 +8,9 @@ import { RawIntlProvider } from 'react-intl';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { PromoCountdown } from '../app/components/promo-countdown.tsx';
-import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, countdown, nextCountdownChange } from '../app/lib/countdown.ts';
-import { getIntl } from '../app/lib/intl.ts';
-import { clientMessages } from '../app/lib/messages.server.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, countdown, nextCountdownChange } from '../app/lib/calendar/countdown.ts';
+import { getIntl } from '../app/lib/i18n/intl.ts';
+import { clientMessages } from '../app/lib/i18n/messages.server.ts';
 
 const span = (d = 0, h = 0, m = 0, s = 0, ms = 0) => d * DAY_MS + h * HOUR_MS + m * MINUTE_MS + s * SECOND_MS + ms;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countryFromHostname, countryFromTimeZone, countryOnServer, formCountry, requestCountry } from '../app/lib/country.ts';
+import { countryFromHostname, countryFromTimeZone, countryOnServer, formCountry, requestCountry } from '../app/lib/i18n/country.ts';
 
 describe('country detection (spec §9: backend, domain, time zone, DE)', () => {
   it('reads two-letter top-level domains only, and only served countries', () => {

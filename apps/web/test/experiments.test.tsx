@@ -4,11 +4,11 @@ import { loadFeatureFile } from '@velvet/features/file';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter, RouterContextProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { CONSENT_COOKIE, CONSENT_REVISION } from '../app/lib/consent-shared.ts';
-import { requestInfoContext, type RequestInfo } from '../app/lib/context.ts';
-import type { ExperimentsData } from '../app/lib/experiments-shared.ts';
-import { experimentsData, featureValues, testingDisabled } from '../app/lib/experiments.server.ts';
-import { ExperimentsProvider, useAbTestsLoading, useFeatureIsOn, useFeatureValue } from '../app/lib/experiments.tsx';
+import { CONSENT_COOKIE, CONSENT_REVISION } from '../app/lib/consent/consent-shared.ts';
+import { requestInfoContext, type RequestInfo } from '../app/lib/page/context.ts';
+import type { ExperimentsData } from '../app/lib/experiments/experiments-shared.ts';
+import { experimentsData, featureValues, testingDisabled } from '../app/lib/experiments/experiments.server.ts';
+import { ExperimentsProvider, useAbTestsLoading, useFeatureIsOn, useFeatureValue } from '../app/lib/experiments/experiments.tsx';
 import { testRequestExtras } from './support/request-info.ts';
 
 const { file, modifiedAt } = loadFeatureFile();

@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { RouterContextProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
-import { requestInfoContext, type RequestInfo } from '../app/lib/context.ts';
-import { formStartToken, isScriptedSubmission, proofOfWorkOf } from '../app/lib/form-guard.server.ts';
+import { requestInfoContext, type RequestInfo } from '../app/lib/page/context.ts';
+import { formStartToken, isScriptedSubmission, proofOfWorkOf } from '../app/lib/forms/form-guard.server.ts';
 import {
   FORM_START_MAX_AGE_MS,
   FORM_START_PATH,
@@ -23,7 +23,7 @@ import {
   requestFormStart,
   type FormStartAnswer,
   type FormStartVerdict,
-} from '../app/lib/form-start.ts';
+} from '../app/lib/forms/form-start.ts';
 import { clientNetwork } from '../server/form-start.ts';
 import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 

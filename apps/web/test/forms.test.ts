@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isCancellation } from '../app/lib/cancelled-navigations.ts';
-import { isFieldCheck } from '../app/lib/forms.ts';
+import { isCancellation } from '../app/lib/error-reporting/cancelled-navigations.ts';
+import { isFieldCheck } from '../app/lib/forms/forms.ts';
 
 function form(entries: Record<string, string>): FormData {
   const data = new FormData();

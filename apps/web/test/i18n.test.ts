@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodedPath, isSwitchableLocale, langCookie, localeCookie, localizedPath, lowercasePrefix, readablePath, resolveLocale, splitLocalePath } from '../app/lib/i18n.ts';
+import { encodedPath, isSwitchableLocale, langCookie, localeCookie, localizedPath, lowercasePrefix, readablePath, resolveLocale, splitLocalePath } from '../app/lib/i18n/i18n.ts';
 
 describe('language of a request', () => {
   it('takes the prefix of the path first', () => {

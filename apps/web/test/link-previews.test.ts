@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLinkPreview } from '../app/lib/link-previews.server.ts';
+import { isLinkPreview } from '../app/lib/registration/link-previews.server.ts';
 
 const open = (headers: Record<string, string>) => isLinkPreview(new Request('http://localhost/registration/activateaccount', { headers }));
 

@@ -1,6 +1,6 @@
 /** The page's module preloads go out at low priority (ADR 037). */
 import { describe, expect, it } from 'vitest';
-import { lowPriorityModulePreloads } from '../app/lib/module-preloads.server.ts';
+import { lowPriorityModulePreloads } from '../app/lib/page/module-preloads.server.ts';
 
 const PAGE =
   '<!DOCTYPE html><html><head><link rel="stylesheet" href="/a.css"/><link rel="modulepreload" href="/x.js"/><title>Zürich — café</title>' +

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSchema, Kind, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import * as funnelOperations from '../app/lib/funnel-operations.ts';
-import * as operations from '../app/lib/operations.ts';
+import * as funnelOperations from '../app/lib/admin/funnel-operations.ts';
+import * as operations from '../app/lib/api/operations.ts';
 
 const webRoot = new URL('..', import.meta.url);
 const schema = buildSchema(readFileSync(new URL('../../api/schema.graphql', import.meta.url), 'utf8'));
@@ -38,7 +38,7 @@ describe('the web app’s GraphQL operations', () => {
         cwd: webRoot,
         stdio: 'pipe',
       });
-      const committed = readFileSync(new URL('app/lib/graphql-env.d.ts', webRoot), 'utf8');
+      const committed = readFileSync(new URL('app/lib/api/graphql-env.d.ts', webRoot), 'utf8');
       expect(committed, 'run `npm run generate:graphql --workspace @velvet/web` and commit the result').toBe(readFileSync(output, 'utf8'));
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -2,11 +2,11 @@
 import { RouterContextProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_COOKIE, authCookie } from '../app/lib/auth-cookie.server.ts';
-import { connectionParams } from '../app/lib/live-status.ts';
-import { pagePath } from '../app/lib/i18n.ts';
-import { isRouterRequest, isSessionId } from '../app/lib/page-load.ts';
-import { pageLoadMiddleware, pageLoadOf } from '../app/lib/page-load.server.ts';
-import { pageLoadContext } from '../app/lib/context.ts';
+import { connectionParams } from '../app/lib/api/live-status.ts';
+import { pagePath } from '../app/lib/i18n/i18n.ts';
+import { isRouterRequest, isSessionId } from '../app/lib/page/page-load.ts';
+import { pageLoadMiddleware, pageLoadOf } from '../app/lib/page/page-load.server.ts';
+import { pageLoadContext } from '../app/lib/page/context.ts';
 
 const ID = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 
@@ -70,7 +70,7 @@ describe('in the browser', () => {
     };
     vi.stubGlobal('window', { fetch: fetchStub, location: { href: 'https://club.example/de', origin: 'https://club.example' } });
     vi.stubGlobal('document', { querySelector: () => ({ content: ID }) });
-    const { sendSessionIdWithRouterRequests } = await import('../app/lib/page-load.ts');
+    const { sendSessionIdWithRouterRequests } = await import('../app/lib/page/page-load.ts');
     sendSessionIdWithRouterRequests();
     const wrapped = (window as unknown as { fetch: typeof fetch }).fetch;
     await wrapped(new URL('https://club.example/de/registration/formstarted.data?rc=A'), { signal: new AbortController().signal });

@@ -4,8 +4,8 @@
  * server's or the browser's own time zone.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addDays, clubDay, startOfClubDay } from '../app/lib/club-time.ts';
-import { blackFriday, promoAt, promoSeason } from '../app/lib/promo.ts';
+import { addDays, clubDay, startOfClubDay } from '../app/lib/calendar/club-time.ts';
+import { blackFriday, promoAt, promoSeason } from '../app/lib/calendar/promo.ts';
 
 const at = (iso: string) => new Date(iso).getTime();
 const iso = (instant: number) => new Date(instant).toISOString();

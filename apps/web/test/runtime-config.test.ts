@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadAcquisitionDefaults, mergeDefaults, type RuntimeConfig } from '../app/lib/runtime-config.ts';
+import { loadAcquisitionDefaults, mergeDefaults, type RuntimeConfig } from '../app/lib/page/runtime-config.ts';
 
 const current: RuntimeConfig = { environment: 'local', gtmContainerId: undefined, acqBackendGraphqlURL: 'http://localhost:9090/graphql' };
 

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { parseEnv } from '@velvet/config/env';
 import { describe, expect, it } from 'vitest';
-import { failurePath, oidcSettings, parseInvitation, prefixFor, readTransaction } from '../app/lib/oidc.server.ts';
+import { failurePath, oidcSettings, parseInvitation, prefixFor, readTransaction } from '../app/lib/registration/oidc.server.ts';
 import { socialSecondStepForm } from '@velvet/validation/registration';
 
 const base = { APP_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://club.example' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appReturnUrl, hasNativeBridge, isWebViewRedirect, parseRedirectUrl } from '../app/lib/web-view.ts';
+import { appReturnUrl, hasNativeBridge, isWebViewRedirect, parseRedirectUrl } from '../app/lib/web-view/web-view.ts';
 
 const policy = { appSchemePrefix: 'velvetrope://', ownOrigins: ['https://www.velvetrope.example', 'http://127.0.0.1:3000'] };
 

@@ -1,6 +1,6 @@
 /**
  * The A/B-testing constants of spec §9, in one place. They are GrowthBook's own defaults;
- * the browser SDK is configured with them (app/lib/experiments.tsx) and the servers use
+ * the browser SDK is configured with them (app/lib/experiments/experiments.tsx) and the servers use
  * the same numbers for their side of the protocol (ADR 012).
  */
 

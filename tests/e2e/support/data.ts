@@ -11,7 +11,7 @@ import type { Locale } from '@velvet/i18n/locales';
 import { E2E } from '../../../playwright.config.ts';
 import { GUARD_FIELDS, type ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import { CHALLENGE, solveProofOfWork } from '../../../apps/api/test/support/proof-of-work.ts';
-import { FORM_START_PATH, type FormStartAnswer } from '../../../apps/web/app/lib/form-start.ts';
+import { FORM_START_PATH, type FormStartAnswer } from '../../../apps/web/app/lib/forms/form-start.ts';
 import { cli } from './cli.ts';
 import { activationLink, uniqueEmail, waitForMail } from './mail.ts';
 

@@ -3,8 +3,8 @@ import type { SubmissionResult } from '@conform-to/react';
 import type { ReactNode } from 'react';
 import { Form } from 'react-router';
 import { describedBy, FieldErrors } from './field.tsx';
-import { useSubmitting } from '../lib/forms.ts';
-import { useT } from '../lib/use-root.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /**
  * One exact address (ADR 048): the member look-up's and the data-protection page's form. Posted,

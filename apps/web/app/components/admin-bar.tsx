@@ -1,5 +1,5 @@
 import { Form, NavLink } from 'react-router';
-import { useLocalPath, useT } from '../lib/use-root.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 /** Who is signed in, and the way out. */
 export function AdminBar({ email, permissions = [] }: { email: string; permissions?: readonly string[] }) {

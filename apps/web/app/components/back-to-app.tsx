@@ -1,5 +1,5 @@
-import { useWebView } from '../lib/use-web-view.ts';
-import { useT } from '../lib/use-root.ts';
+import { useWebView } from '../lib/web-view/use-web-view.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /** In the app's web view, the end of registration hands back to the app (its scheme URL). */
 export function BackToApp() {

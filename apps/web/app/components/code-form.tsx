@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import { Form } from 'react-router';
-import { useSubmitting } from '../lib/forms.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
 import { FormGuard } from './form-guard.tsx';
-import { useT } from '../lib/use-root.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 export interface Notice {
   id: string;

@@ -1,4 +1,4 @@
-import { useT } from '../lib/use-root.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /** A code's state in the console (ADR 046), in words; a revoked code that was rotated says "replaced". */
 export function StateLabel({ state, replaced }: { state: string; replaced: boolean }) {

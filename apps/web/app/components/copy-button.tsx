@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useT } from '../lib/use-root.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /**
  * The admin pages' copy-to-clipboard button and its live status line ("Copied" / "Could not

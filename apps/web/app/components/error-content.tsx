@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { MessageScreen } from './message-screen.tsx';
-import { useLocalPath, useT } from '../lib/use-root.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 /**
  * The site's one error design, inside whichever frame the page has (header, footer and

@@ -1,5 +1,5 @@
 import type { FieldMetadata } from '@conform-to/react';
-import { useT } from '../lib/use-root.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /**
  * The translated error of one field, announced politely, with a stable id for aria. One

@@ -2,7 +2,7 @@
  * What every public form carries besides its fields (issue 12 §2, ADR 041), invisible to people:
  * a honeypot field (out of sight, out of the tab order, hidden from assistive technology), the
  * signed instant the visitor was first shown a public form (fetched after hydration and kept
- * for the page load, lib/form-start.ts: never in the page's HTML, which a shared cache keeps for
+ * for the page load, lib/forms/form-start.ts: never in the page's HTML, which a shared cache keeps for
  * everyone), and — for the sign-up forms — a proof of work the browser solves once the person
  * starts on the form. Sent before the start or the proof is ready, the form waits for them and
  * says so in a status line, then goes on by itself. Without JavaScript, or when no start or no
@@ -10,9 +10,9 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
-import { solveProofOfWork, type ProofOfWorkRequest } from '../lib/proof-of-work.ts';
-import { formStartSent, formStartVerdict, requestFormStart } from '../lib/form-start.ts';
-import { useT } from '../lib/use-root.ts';
+import { solveProofOfWork, type ProofOfWorkRequest } from '../lib/forms/proof-of-work.ts';
+import { formStartSent, formStartVerdict, requestFormStart } from '../lib/forms/form-start.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /** A proof is good for 20 minutes at the API (ADR 041); older than this, the form solves a new one before it goes. */
 const PROOF_FRESH_MS = 15 * 60 * 1000;
@@ -29,7 +29,7 @@ export function FormGuard({ proofOfWork }: { proofOfWork?: ProofOfWorkRequest })
     const holder = anchor.current;
     const element = holder?.closest('form');
     if (!holder || !element) return;
-    // The visitor is shown a public form: this page load's start is fetched, once (lib/form-start.ts).
+    // The visitor is shown a public form: this page load's start is fetched, once (lib/forms/form-start.ts).
     requestFormStart();
     // Outside React's reach: a re-render must never reset a value. Inside the hidden anchor, not
     // at the form's end: a new last child would move the form's spacing (layout shift).

@@ -1,11 +1,11 @@
 import { useIntl } from 'react-intl';
 import { Form } from 'react-router';
 import { EXTERNAL_LINKS, SOCIAL_LINKS } from '../lib/external-links.ts';
-import { useFeatureIsOn } from '../lib/experiments.tsx';
+import { useFeatureIsOn } from '../lib/experiments/experiments.tsx';
 import type { VoucherTerms } from '@velvet/validation/customization';
-import { FIGURES } from '../lib/marketing-figures.ts';
-import { useT } from '../lib/use-root.ts';
-import { useWebView } from '../lib/use-web-view.ts';
+import { FIGURES } from '../lib/landing/marketing-figures.ts';
+import { useT } from '../lib/page/use-root.ts';
+import { useWebView } from '../lib/web-view/use-web-view.ts';
 import { FormGuard } from './form-guard.tsx';
 import { OnboardingFlow } from './onboarding-flow.tsx';
 

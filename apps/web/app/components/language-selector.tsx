@@ -1,7 +1,7 @@
 import { LOCALE_NAMES, LOCALES, type Locale } from '@velvet/i18n/locales';
 import { Link, useLocation } from 'react-router';
-import { encodedPath, langCookie, localeCookie, localizedPath, splitLocalePath } from '../lib/i18n.ts';
-import { useRootData, useT } from '../lib/use-root.ts';
+import { encodedPath, langCookie, localeCookie, localizedPath, splitLocalePath } from '../lib/i18n/i18n.ts';
+import { useRootData, useT } from '../lib/page/use-root.ts';
 
 /** The visitor's choice: `lang` as every prefixed page sets it, and the 365-day `locale` of a choice (ADR 022). */
 function rememberLanguage(locale: Locale) {

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useT } from '../lib/use-root.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /** A native modal dialog: focus is trapped and Escape closes it. */
 export function Modal({

@@ -1,5 +1,5 @@
-import { useFeatureValue } from '../lib/experiments.tsx';
-import { useT } from '../lib/use-root.ts';
+import { useFeatureValue } from '../lib/experiments/experiments.tsx';
+import { useT } from '../lib/page/use-root.ts';
 
 /** The onboarding's steps (spec §2): welcome, luxury brands, confidence, create account. */
 const STEPS = ['welcome', 'brands', 'confidence', 'account'] as const;

@@ -8,7 +8,7 @@ import type { SubmissionResult } from '@conform-to/react';
 import type { Notice } from './code-form.tsx';
 import { Modal } from './modal.tsx';
 import { RegistrationForm, type CountryOption } from './registration-form.tsx';
-import { useT } from '../lib/use-root.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 export default function PopupRegistration({
   open,

@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { useState } from 'react';
 import { Form } from 'react-router';
-import { useSubmitting } from '../lib/forms.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
 import { FormGuard } from './form-guard.tsx';
-import { useT } from '../lib/use-root.ts';
+import { useT } from '../lib/page/use-root.ts';
 import { describedBy, FieldErrors } from './field.tsx';
 import { Modal } from './modal.tsx';
 

@@ -1,5 +1,5 @@
 import { useIntl } from 'react-intl';
-import { countdown } from '../lib/countdown.ts';
+import { countdown } from '../lib/calendar/countdown.ts';
 
 /**
  * "Ends in 5 h 12 min": the time left of the running promotion (ADR 021), in the page's

@@ -3,14 +3,14 @@ import { GENDERS, leanStep1Form, leanStep2Form, registrationForm } from '@velvet
 import { type RegistrationStep } from '@velvet/validation/registration-steps';
 import { useState, useSyncExternalStore } from 'react';
 import { useIntl } from 'react-intl';
-import { browserCountry } from '../lib/country.ts';
+import { browserCountry } from '../lib/i18n/country.ts';
 import { Form } from 'react-router';
-import { trackStep } from '../lib/analytics.ts';
-import { BACK_BUTTON, validateWith } from '../lib/client-validation.ts';
+import { trackStep } from '../lib/analytics/analytics.ts';
+import { BACK_BUTTON, validateWith } from '../lib/forms/client-validation.ts';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
-import { LEGAL_VERSIONS_FIELD, legalVersionsValue, type LegalVersions } from '../lib/legal-versions.ts';
-import { useSubmitting } from '../lib/forms.ts';
-import { useT } from '../lib/use-root.ts';
+import { LEGAL_VERSIONS_FIELD, legalVersionsValue, type LegalVersions } from '../lib/registration/legal-versions.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
+import { useT } from '../lib/page/use-root.ts';
 import { describedBy, FieldErrors } from './field.tsx';
 import { FormGuard } from './form-guard.tsx';
 
@@ -227,7 +227,7 @@ export function CountryField({ field, countries, choice }: { field: FieldMetadat
 /**
  * Newsletter (optional; its short text as the label, the long one in a disclosure that also
  * describes the box) and the terms and privacy policy in the versions of `country`; the
- * versions of every offered country go back with the form (lib/legal-versions.ts).
+ * versions of every offered country go back with the form (lib/registration/legal-versions.ts).
  */
 export function ConsentFields({
   newsletter,

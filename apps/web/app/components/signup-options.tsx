@@ -1,6 +1,6 @@
 import { Form, Link } from 'react-router';
-import type { SocialButton } from '../lib/social-registration.ts';
-import { useT } from '../lib/use-root.ts';
+import type { SocialButton } from '../lib/registration/social-registration.ts';
+import { useT } from '../lib/page/use-root.ts';
 import { ButtonLabel } from './button-label.tsx';
 
 const SOON = ['phone', 'google', 'facebook', 'apple'] as const;

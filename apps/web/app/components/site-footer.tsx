@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { DELIVERY_PARTNERS, EXTERNAL_LINKS, PAYMENT_METHODS, SOCIAL_LINKS } from '../lib/external-links.ts';
-import { useLocalPath, useRootData, useT } from '../lib/use-root.ts';
-import { useWebView } from '../lib/use-web-view.ts';
+import { useLocalPath, useRootData, useT } from '../lib/page/use-root.ts';
+import { useWebView } from '../lib/web-view/use-web-view.ts';
 import { LanguageSelector } from './language-selector.tsx';
 import { Logo } from './logo.tsx';
 

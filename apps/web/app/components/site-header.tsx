@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
-import { useFeatureIsOn, useFeatureValue } from '../lib/experiments.tsx';
-import { useLiveNow } from '../lib/live-now.ts';
-import { nextBannerChange, promoAt } from '../lib/promo.ts';
-import { useLocalPath, useRootData, useT } from '../lib/use-root.ts';
-import { useWebView } from '../lib/use-web-view.ts';
+import { useFeatureIsOn, useFeatureValue } from '../lib/experiments/experiments.tsx';
+import { useLiveNow } from '../lib/calendar/live-now.ts';
+import { nextBannerChange, promoAt } from '../lib/calendar/promo.ts';
+import { useLocalPath, useRootData, useT } from '../lib/page/use-root.ts';
+import { useWebView } from '../lib/web-view/use-web-view.ts';
 import { Logo } from './logo.tsx';
 import { PromoCountdown } from './promo-countdown.tsx';
 

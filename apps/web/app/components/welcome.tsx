@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
 import { MessageScreen } from './message-screen.tsx';
-import { sha256, trackStep } from '../lib/analytics.ts';
-import { shopLink } from '../lib/landing-variants.ts';
-import type { WelcomeVoucher } from '../lib/operations.ts';
-import { useT } from '../lib/use-root.ts';
+import { sha256, trackStep } from '../lib/analytics/analytics.ts';
+import { shopLink } from '../lib/landing/landing-variants.ts';
+import type { WelcomeVoucher } from '../lib/api/operations.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /**
  * A new member's first page, with the welcome voucher: after the emailed activation link, or

@@ -2,7 +2,7 @@ import { Outlet, useMatches } from 'react-router';
 import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteFooter } from '../components/site-footer.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
-import { isOnlyMobileLanding } from '../lib/landing-variants.ts';
+import { isOnlyMobileLanding } from '../lib/landing/landing-variants.ts';
 
 /**
  * The landing page's frame. In the only-mobile landing layout (`/app`) the whole page —

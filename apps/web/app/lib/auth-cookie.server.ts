@@ -11,8 +11,8 @@
  */
 import { MEMBER_TOKEN_TTL_SECONDS, saltedCustomerIdHash, signMemberToken, verifyMemberToken } from '@velvet/tokens/signed-token';
 import type { RouterContextProvider } from 'react-router';
-import { requestInfoContext } from './context.ts';
-import { readCookie } from './i18n.ts';
+import { requestInfoContext } from './page/context.ts';
+import { readCookie } from './i18n/i18n.ts';
 
 export const AUTH_COOKIE = 'acq_token';
 /** Spec §9: 7 days, the member token's own lifetime. */

@@ -3,7 +3,7 @@
  * reloads, works without JavaScript) and the admin session token.
  */
 import { createCookie, createCookieSessionStorage, type RouterContextProvider } from 'react-router';
-import { requestInfoContext } from './context.ts';
+import { requestInfoContext } from './page/context.ts';
 import type { RegistrationFlow, RegistrationOutcome } from '@velvet/validation/registration';
 
 /** What the registration flow remembers between its steps (spec §3, registration state). */

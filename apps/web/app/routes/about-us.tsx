@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import type { Route } from './+types/about-us';
 import { PageIntro } from '../components/page-intro.tsx';
-import { pageMeta } from '../lib/meta.ts';
-import { useLocalPath, useT } from '../lib/use-root.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: 'meta.aboutUs.title', description: 'meta.aboutUs.description' });

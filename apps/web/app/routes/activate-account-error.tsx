@@ -2,9 +2,9 @@ import { useSearchParams } from 'react-router';
 import type { Route } from './+types/activate-account-error';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useTrackOnce } from '../lib/use-track.ts';
-import { useLocalPath, useT } from '../lib/use-root.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { useTrackOnce } from '../lib/analytics/use-track.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.activateAccountError.title', noIndex: true });
 

@@ -8,14 +8,14 @@ import type { Notice } from '../components/code-form.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { requireAdmin } from '../lib/admin.server.ts';
-import { callApi } from '../lib/api.server.ts';
-import { useSubmitting } from '../lib/forms.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { adminCreate, adminDisable, adminSetRole, adminSetSecurityPolicy, getAdmins } from '../lib/operations.ts';
-import { apiFailureMessage } from '../lib/registration-code.server.ts';
-import { parseWithZod } from '../lib/submission.server.ts';
-import { useT } from '../lib/use-root.ts';
+import { requireAdmin } from '../lib/admin/admin.server.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { adminCreate, adminDisable, adminSetRole, adminSetSecurityPolicy, getAdmins } from '../lib/api/operations.ts';
+import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
+import { parseWithZod } from '../lib/forms/submission.server.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /** The owner's page (ADR 045): who may work the door, with which role, and the second-factor policy. */
 export async function loader(args: Route.LoaderArgs) {

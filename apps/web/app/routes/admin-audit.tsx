@@ -4,12 +4,12 @@ import { Form, Link } from 'react-router';
 import type { Route } from './+types/admin-audit';
 import { AdminBar } from '../components/admin-bar.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { requireAdmin } from '../lib/admin.server.ts';
-import { callApi } from '../lib/api.server.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { getAuditLog } from '../lib/operations.ts';
-import { apiFailureMessage } from '../lib/registration-code.server.ts';
-import { useT } from '../lib/use-root.ts';
+import { requireAdmin } from '../lib/admin/admin.server.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { getAuditLog } from '../lib/api/operations.ts';
+import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 const FILTERS = ['action', 'actor', 'target'] as const;
 

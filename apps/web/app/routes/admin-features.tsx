@@ -8,15 +8,15 @@ import { AdminBar } from '../components/admin-bar.tsx';
 import type { Notice } from '../components/code-form.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { requireAdmin } from '../lib/admin.server.ts';
-import { getFeatures, resetFeature, setExperiment, setFeature } from '../lib/admin-ops-operations.ts';
-import type { DataOf } from '../lib/operations.ts';
-import { callApi } from '../lib/api.server.ts';
-import { useSubmitting } from '../lib/forms.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { apiFailureMessage } from '../lib/registration-code.server.ts';
-import { parseWithZod } from '../lib/submission.server.ts';
-import { useT } from '../lib/use-root.ts';
+import { requireAdmin } from '../lib/admin/admin.server.ts';
+import { getFeatures, resetFeature, setExperiment, setFeature } from '../lib/admin/admin-ops-operations.ts';
+import type { DataOf } from '../lib/api/operations.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
+import { parseWithZod } from '../lib/forms/submission.server.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 type Feature = DataOf<typeof getFeatures>['adminFeatures'][number];
 

@@ -4,11 +4,11 @@ import { LOCALE_NAMES, isLocale } from '@velvet/i18n/locales';
 import type { Route } from './+types/admin-funnel';
 import { AdminBar } from '../components/admin-bar.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { requireAdmin } from '../lib/admin.server.ts';
-import { callApi } from '../lib/api.server.ts';
-import { type FunnelCount, type FunnelFilter, getFunnelReport } from '../lib/funnel-operations.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useT } from '../lib/use-root.ts';
+import { requireAdmin } from '../lib/admin/admin.server.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { type FunnelCount, type FunnelFilter, getFunnelReport } from '../lib/admin/funnel-operations.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 const FILTERS = ['language', 'country', 'variant', 'link'] as const;
 

@@ -1,21 +1,21 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '../lib/submission.server.ts';
+import { parseWithZod } from '../lib/forms/submission.server.ts';
 import { adminLoginForm, adminSecondFactorForm } from '@velvet/validation/admin';
 import { Form, redirect } from 'react-router';
 import type { Route } from './+types/admin-login';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { adminToken, safeAdminReturn } from '../lib/admin.server.ts';
-import { callApi } from '../lib/api.server.ts';
-import { localeContext } from '../lib/context.ts';
-import { localizedPath } from '../lib/i18n.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { adminLogin, adminLogout, adminVerifySecondFactor, getAdminSession } from '../lib/operations.ts';
-import { apiFailureMessage } from '../lib/registration-code.server.ts';
+import { adminToken, safeAdminReturn } from '../lib/admin/admin.server.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { localeContext } from '../lib/page/context.ts';
+import { localizedPath } from '../lib/i18n/i18n.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { adminLogin, adminLogout, adminVerifySecondFactor, getAdminSession } from '../lib/api/operations.ts';
+import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
 import type { Notice } from '../components/code-form.tsx';
 import { adminCookie } from '../lib/session.server.ts';
-import { useT } from '../lib/use-root.ts';
-import { useSubmitting } from '../lib/forms.ts';
+import { useT } from '../lib/page/use-root.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = await adminToken({ request, context });

@@ -6,13 +6,13 @@ import type { Route } from './+types/admin-outbox';
 import { AdminBar } from '../components/admin-bar.tsx';
 import type { Notice } from '../components/code-form.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { requireAdmin } from '../lib/admin.server.ts';
-import { getOutbox, retryOutbox } from '../lib/admin-ops-operations.ts';
-import { callApi } from '../lib/api.server.ts';
-import { useSubmitting } from '../lib/forms.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { apiFailureMessage } from '../lib/registration-code.server.ts';
-import { useT } from '../lib/use-root.ts';
+import { requireAdmin } from '../lib/admin/admin.server.ts';
+import { getOutbox, retryOutbox } from '../lib/admin/admin-ops-operations.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 const isStatus = (value: string | null): value is OutboxStatusName => (OUTBOX_STATUSES as readonly string[]).includes(value ?? '');
 

@@ -7,14 +7,14 @@ import { AdminBar } from '../components/admin-bar.tsx';
 import type { Notice } from '../components/code-form.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { requireAdmin } from '../lib/admin.server.ts';
-import { callApi } from '../lib/api.server.ts';
-import { useSubmitting } from '../lib/forms.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { memberLookup, personalDataErase, personalDataExport } from '../lib/admin-members-operations.ts';
-import { apiFailureMessage } from '../lib/registration-code.server.ts';
-import { parseWithZod } from '../lib/submission.server.ts';
-import { useT } from '../lib/use-root.ts';
+import { requireAdmin } from '../lib/admin/admin.server.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { memberLookup, personalDataErase, personalDataExport } from '../lib/admin/admin-members-operations.ts';
+import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
+import { parseWithZod } from '../lib/forms/submission.server.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /**
  * The data-protection page (issue 13, ADR 048): export everything held about an address as a JSON

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '../lib/submission.server.ts';
+import { parseWithZod } from '../lib/forms/submission.server.ts';
 import { verdict } from '@velvet/validation/registration-code';
 import { accessCodeForm } from '@velvet/validation/registration-code-form';
 import { codeErrorsIn } from '@velvet/validation/user-errors';
@@ -10,13 +10,13 @@ import { AdminBar } from '../components/admin-bar.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { requireAdmin } from '../lib/admin.server.ts';
-import { callApi } from '../lib/api.server.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { generateRegistrationLink } from '../lib/operations.ts';
-import { apiFailureMessage, type Notice } from '../lib/registration-code.server.ts';
-import { useT } from '../lib/use-root.ts';
-import { useSubmitting } from '../lib/forms.ts';
+import { requireAdmin } from '../lib/admin/admin.server.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { generateRegistrationLink } from '../lib/api/operations.ts';
+import { apiFailureMessage, type Notice } from '../lib/registration/registration-code.server.ts';
+import { useT } from '../lib/page/use-root.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
 
 export async function loader(args: Route.LoaderArgs) {
   const { email, session } = await requireAdmin(args);

@@ -8,17 +8,17 @@ import type { Notice } from '../components/code-form.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { requireAdmin } from '../lib/admin.server.ts';
-import { callApi } from '../lib/api.server.ts';
-import { localeContext } from '../lib/context.ts';
-import { useSubmitting } from '../lib/forms.ts';
-import { localizedPath } from '../lib/i18n.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { adminChangePassword, adminConfirmSecondFactorSetup, adminStartSecondFactorSetup } from '../lib/operations.ts';
-import { apiFailureMessage } from '../lib/registration-code.server.ts';
+import { requireAdmin } from '../lib/admin/admin.server.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { localeContext } from '../lib/page/context.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
+import { localizedPath } from '../lib/i18n/i18n.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { adminChangePassword, adminConfirmSecondFactorSetup, adminStartSecondFactorSetup } from '../lib/api/operations.ts';
+import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
 import { adminCookie } from '../lib/session.server.ts';
-import { parseWithZod } from '../lib/submission.server.ts';
-import { useT } from '../lib/use-root.ts';
+import { parseWithZod } from '../lib/forms/submission.server.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /** The signed-in admin's own security: their role, their second factor, their password (ADR 045). */
 export async function loader(args: Route.LoaderArgs) {

@@ -13,10 +13,10 @@ import type { Route } from './+types/admin-split-generator';
 import { AdminBar } from '../components/admin-bar.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { requireAdmin } from '../lib/admin.server.ts';
-import { requestInfoContext } from '../lib/context.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useT } from '../lib/use-root.ts';
+import { requireAdmin } from '../lib/admin/admin.server.ts';
+import { requestInfoContext } from '../lib/page/context.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 const MAX_PATH = 300;
 

@@ -8,16 +8,16 @@ import { AdminBar } from '../components/admin-bar.tsx';
 import type { Notice } from '../components/code-form.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { requireAdmin } from '../lib/admin.server.ts';
-import { callApi } from '../lib/api.server.ts';
-import { localeContext } from '../lib/context.ts';
-import { localizedPath } from '../lib/i18n.ts';
-import { useSubmitting } from '../lib/forms.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { applicantsSelect, getApplicantsPage, getWaitlistPage, waitlistInvite, waitlistRelease, waitlistSetCapacity } from '../lib/admin-waitlist-operations.ts';
-import { apiFailureMessage } from '../lib/registration-code.server.ts';
-import { parseWithZod } from '../lib/submission.server.ts';
-import { useT } from '../lib/use-root.ts';
+import { requireAdmin } from '../lib/admin/admin.server.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { localeContext } from '../lib/page/context.ts';
+import { localizedPath } from '../lib/i18n/i18n.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { applicantsSelect, getApplicantsPage, getWaitlistPage, waitlistInvite, waitlistRelease, waitlistSetCapacity } from '../lib/admin/admin-waitlist-operations.ts';
+import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
+import { parseWithZod } from '../lib/forms/submission.server.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 type List = 'waitlist' | 'applicants';
 

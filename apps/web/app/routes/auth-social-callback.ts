@@ -9,8 +9,8 @@
 import { signSocialToken, SOCIAL_TOKEN_TTL_SECONDS } from '@velvet/tokens/signed-token';
 import { redirect } from 'react-router';
 import type { Route } from './+types/auth-social-callback';
-import { localeContext, requestInfoContext } from '../lib/context.ts';
-import { localizedPath } from '../lib/i18n.ts';
+import { localeContext, requestInfoContext } from '../lib/page/context.ts';
+import { localizedPath } from '../lib/i18n/i18n.ts';
 import {
   failurePath,
   finishSignIn,
@@ -20,7 +20,7 @@ import {
   readTransaction,
   redirectUri,
   transactionCookie,
-} from '../lib/oidc.server.ts';
+} from '../lib/registration/oidc.server.ts';
 import { readFlow } from '../lib/session.server.ts';
 
 export async function loader({ request, context }: Route.LoaderArgs) {

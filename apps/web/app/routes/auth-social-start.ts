@@ -8,7 +8,7 @@ import { isLocale } from '@velvet/i18n/locales';
 import { INVITATION_PARAMS } from '@velvet/validation/links';
 import { redirect } from 'react-router';
 import type { Route } from './+types/auth-social-start';
-import { localeContext, requestInfoContext } from '../lib/context.ts';
+import { localeContext, requestInfoContext } from '../lib/page/context.ts';
 import {
   beginSignIn,
   failurePath,
@@ -18,9 +18,9 @@ import {
   prefixFor,
   transactionCookie,
   type SocialTransaction,
-} from '../lib/oidc.server.ts';
-import { checkCode } from '../lib/registration-code.server.ts';
-import { deny, referrerOf } from '../lib/registration.server.ts';
+} from '../lib/registration/oidc.server.ts';
+import { checkCode } from '../lib/registration/registration-code.server.ts';
+import { deny, referrerOf } from '../lib/registration/registration.server.ts';
 import { readFlow } from '../lib/session.server.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };

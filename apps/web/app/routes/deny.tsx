@@ -3,19 +3,19 @@ import { data, Form, redirect, useSearchParams } from 'react-router';
 import type { Route } from './+types/deny';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { refusalForReason, refusalMessage } from '@velvet/validation/registration-code';
-import { DENIED_INVITATION_KEY } from '../lib/analytics.ts';
-import { freshDenial } from '../lib/arrival.server.ts';
-import { localeContext } from '../lib/context.ts';
-import { localizedPath } from '../lib/i18n.ts';
-import { callApi } from '../lib/api.server.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { requestLobbyLink } from '../lib/operations.ts';
+import { DENIED_INVITATION_KEY } from '../lib/analytics/analytics.ts';
+import { freshDenial } from '../lib/registration/arrival.server.ts';
+import { localeContext } from '../lib/page/context.ts';
+import { localizedPath } from '../lib/i18n/i18n.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { requestLobbyLink } from '../lib/api/operations.ts';
 import { readFlow } from '../lib/session.server.ts';
-import { isScriptedSubmission, proofOfWorkOf } from '../lib/form-guard.server.ts';
-import { apiFailureMessage } from '../lib/registration-code.server.ts';
+import { isScriptedSubmission, proofOfWorkOf } from '../lib/forms/form-guard.server.ts';
+import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
 import { FormGuard } from '../components/form-guard.tsx';
-import { useTrackOnce } from '../lib/use-track.ts';
-import { useLocalPath, useT } from '../lib/use-root.ts';
+import { useTrackOnce } from '../lib/analytics/use-track.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 /**
  * A waiting-list place is offered when this visit already told us an email address. A refusal

@@ -1,10 +1,10 @@
 import type { Route } from './+types/email-active-complete';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { requireOutcome } from '../lib/registration.server.ts';
-import { useTrackOnce } from '../lib/use-track.ts';
-import { useT } from '../lib/use-root.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { requireOutcome } from '../lib/registration/registration.server.ts';
+import { useTrackOnce } from '../lib/analytics/use-track.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /** Seconds before the visitor is taken to the login (where the password can be reset). */
 export const LOGIN_REDIRECT_SECONDS = 8;

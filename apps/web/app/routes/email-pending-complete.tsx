@@ -1,9 +1,9 @@
 import type { Route } from './+types/email-pending-complete';
 import { MessageScreen } from '../components/message-screen.tsx';
-import { pageMeta } from '../lib/meta.ts';
-import { requireOutcome } from '../lib/registration.server.ts';
-import { useTrackOnce } from '../lib/use-track.ts';
-import { useLocalPath, useT } from '../lib/use-root.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { requireOutcome } from '../lib/registration/registration.server.ts';
+import { useTrackOnce } from '../lib/analytics/use-track.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 export async function loader(args: Route.LoaderArgs) {
   const flow = await requireOutcome(args, 'ACCOUNT_PENDING');

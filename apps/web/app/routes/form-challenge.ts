@@ -7,8 +7,8 @@
 import { INVITATION_PARAMS } from '@velvet/validation/links';
 import { isProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import type { Route } from './+types/form-challenge';
-import { callApi } from '../lib/api.server.ts';
-import { proofOfWorkChallenge } from '../lib/operations.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { proofOfWorkChallenge } from '../lib/api/operations.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 

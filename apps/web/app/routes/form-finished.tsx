@@ -3,18 +3,18 @@ import { useRevalidator } from 'react-router';
 import type { Route } from './+types/form-finished';
 import { BackToApp } from '../components/back-to-app.tsx';
 import { MessageScreen } from '../components/message-screen.tsx';
-import { useWebView } from '../lib/use-web-view.ts';
-import { callApi } from '../lib/api.server.ts';
+import { useWebView } from '../lib/web-view/use-web-view.ts';
+import { callApi } from '../lib/api/api.server.ts';
 import { isRegistrationFlow } from '@velvet/validation/registration';
-import { shopLink } from '../lib/landing-variants.ts';
-import { watchRegistrationStatus } from '../lib/live-status.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { getRegistrationStatus, type RegistrationStatus } from '../lib/operations.ts';
-import { whenRuntimeConfig } from '../lib/runtime-config.ts';
-import { requireOutcome } from '../lib/registration.server.ts';
+import { shopLink } from '../lib/landing/landing-variants.ts';
+import { watchRegistrationStatus } from '../lib/api/live-status.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { getRegistrationStatus, type RegistrationStatus } from '../lib/api/operations.ts';
+import { whenRuntimeConfig } from '../lib/page/runtime-config.ts';
+import { requireOutcome } from '../lib/registration/registration.server.ts';
 import { socketToken } from '../lib/auth-cookie.server.ts';
-import { useTrackStep } from '../lib/use-track.ts';
-import { useLocalPath, useT } from '../lib/use-root.ts';
+import { useTrackStep } from '../lib/analytics/use-track.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 /** How often the page asks again when websockets are blocked. */
 const POLL_MS = 5000;

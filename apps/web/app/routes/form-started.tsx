@@ -2,19 +2,19 @@ import { data, redirect } from 'react-router';
 import type { Route } from './+types/form-started';
 import { PageIntro } from '../components/page-intro.tsx';
 import { RegistrationForm } from '../components/registration-form.tsx';
-import { localeContext } from '../lib/context.ts';
-import { formCountry } from '../lib/country.ts';
-import { serverCountry } from '../lib/country.server.ts';
-import { localizedPath } from '../lib/i18n.ts';
+import { localeContext } from '../lib/page/context.ts';
+import { formCountry } from '../lib/i18n/country.ts';
+import { serverCountry } from '../lib/i18n/country.server.ts';
+import { localizedPath } from '../lib/i18n/i18n.ts';
 import type { RegistrationFlow } from '@velvet/validation/registration';
 import type { RegistrationStep } from '@velvet/validation/registration-steps';
-import { landingOptions } from '../lib/landing-variants.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { apiFailureMessage, checkCode } from '../lib/registration-code.server.ts';
-import { deny, handleRegistration, invitationFrom, referrerOf } from '../lib/registration.server.ts';
+import { landingOptions } from '../lib/landing/landing-variants.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { apiFailureMessage, checkCode } from '../lib/registration/registration-code.server.ts';
+import { deny, handleRegistration, invitationFrom, referrerOf } from '../lib/registration/registration.server.ts';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
-import { useTrackOnce, useTrackStep } from '../lib/use-track.ts';
-import { useT } from '../lib/use-root.ts';
+import { useTrackOnce, useTrackStep } from '../lib/analytics/use-track.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 /** The registration form: one step, or the lean flow (step=2 after the email step). */
 export async function loader(args: Route.LoaderArgs) {

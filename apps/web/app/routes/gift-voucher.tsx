@@ -1,8 +1,8 @@
 import type { Route } from './+types/gift-voucher';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useLocalPath, useT } from '../lib/use-root.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.giftVoucher.title' });
 

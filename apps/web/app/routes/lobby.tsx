@@ -2,17 +2,17 @@ import { verifyLobbyToken } from '@velvet/tokens/signed-token';
 import { Form, redirect } from 'react-router';
 import type { Route } from './+types/lobby';
 import { MessageScreen } from '../components/message-screen.tsx';
-import { callApi } from '../lib/api.server.ts';
-import { localeContext, requestInfoContext } from '../lib/context.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { localeContext, requestInfoContext } from '../lib/page/context.ts';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
-import { localizedPath } from '../lib/i18n.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { joinWaitlist } from '../lib/operations.ts';
-import { apiFailureMessage } from '../lib/registration-code.server.ts';
-import { useTrackOnce } from '../lib/use-track.ts';
-import { useT } from '../lib/use-root.ts';
-import { useSubmitting } from '../lib/forms.ts';
-import { isScriptedSubmission } from '../lib/form-guard.server.ts';
+import { localizedPath } from '../lib/i18n/i18n.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { joinWaitlist } from '../lib/api/operations.ts';
+import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
+import { useTrackOnce } from '../lib/analytics/use-track.ts';
+import { useT } from '../lib/page/use-root.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
+import { isScriptedSubmission } from '../lib/forms/form-guard.server.ts';
 import { FormGuard } from '../components/form-guard.tsx';
 
 /** The waiting list needs the shop's signed token; anything else is the deny page. */

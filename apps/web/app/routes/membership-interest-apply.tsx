@@ -1,23 +1,23 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '../lib/submission.server.ts';
+import { parseWithZod } from '../lib/forms/submission.server.ts';
 import { emailForm } from '@velvet/validation/registration';
-import { groupFieldErrors } from '../lib/registration-outcome.server.ts';
+import { groupFieldErrors } from '../lib/registration/registration-outcome.server.ts';
 import { Form, redirect } from 'react-router';
 import type { Route } from './+types/membership-interest-apply';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
-import { callApi } from '../lib/api.server.ts';
-import { localeContext } from '../lib/context.ts';
-import { serverCountry } from '../lib/country.server.ts';
-import { localizedPath } from '../lib/i18n.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { applyForMembership } from '../lib/operations.ts';
-import { apiFailureMessage, type Notice } from '../lib/registration-code.server.ts';
+import { callApi } from '../lib/api/api.server.ts';
+import { localeContext } from '../lib/page/context.ts';
+import { serverCountry } from '../lib/i18n/country.server.ts';
+import { localizedPath } from '../lib/i18n/i18n.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { applyForMembership } from '../lib/api/operations.ts';
+import { apiFailureMessage, type Notice } from '../lib/registration/registration-code.server.ts';
 import { readFlow } from '../lib/session.server.ts';
-import { isScriptedSubmission, proofOfWorkOf } from '../lib/form-guard.server.ts';
+import { isScriptedSubmission, proofOfWorkOf } from '../lib/forms/form-guard.server.ts';
 import { FormGuard } from '../components/form-guard.tsx';
-import { useT } from '../lib/use-root.ts';
-import { useSubmitting } from '../lib/forms.ts';
+import { useT } from '../lib/page/use-root.ts';
+import { useSubmitting } from '../lib/forms/forms.ts';
 
 /** The email is filled in when the visitor already typed it in this visit (no dead ends). */
 export async function loader({ request, context }: Route.LoaderArgs) {

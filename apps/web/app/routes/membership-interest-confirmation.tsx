@@ -1,11 +1,11 @@
 import { redirect } from 'react-router';
 import type { Route } from './+types/membership-interest-confirmation';
 import { MessageScreen } from '../components/message-screen.tsx';
-import { localeContext } from '../lib/context.ts';
-import { localizedPath } from '../lib/i18n.ts';
-import { pageMeta } from '../lib/meta.ts';
+import { localeContext } from '../lib/page/context.ts';
+import { localizedPath } from '../lib/i18n/i18n.ts';
+import { pageMeta } from '../lib/page/meta.ts';
 import { readFlow } from '../lib/session.server.ts';
-import { useLocalPath, useT } from '../lib/use-root.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 /** "Email Address Submitted Successfully" only after this visit submitted one. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import type { Route } from './+types/membership-interest';
 import { MessageScreen } from '../components/message-screen.tsx';
-import { pageMeta } from '../lib/meta.ts';
-import { useLocalPath, useT } from '../lib/use-root.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: 'meta.membershipInterest.title', description: 'meta.membershipInterest.description' });

@@ -1,7 +1,7 @@
 import { data } from 'react-router';
 import type { Route } from './+types/not-found';
 import { ErrorContent } from '../components/error-content.tsx';
-import { pageMeta } from '../lib/meta.ts';
+import { pageMeta } from '../lib/page/meta.ts';
 
 /** Unmatched paths and /error/404: "Page not found", status 404, inside the site's frame. */
 export function loader() {

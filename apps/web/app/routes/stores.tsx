@@ -1,7 +1,7 @@
 import type { Route } from './+types/stores';
 import { PageIntro } from '../components/page-intro.tsx';
-import { pageMeta } from '../lib/meta.ts';
-import { useT } from '../lib/use-root.ts';
+import { pageMeta } from '../lib/page/meta.ts';
+import { useT } from '../lib/page/use-root.ts';
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: 'meta.stores.title', description: 'meta.stores.description' });

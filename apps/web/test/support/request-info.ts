@@ -1,5 +1,5 @@
 /** The feature-flag, error-reporting and calendar parts of RequestInfo for tests that build one by hand. */
-import type { RequestInfo } from '../../app/lib/context.ts';
+import type { RequestInfo } from '../../app/lib/page/context.ts';
 
 type Extras = Pick<RequestInfo, 'features' | 'errors' | 'calendarNow'>;
 

@@ -1,0 +1,35 @@
+/**
+ * `assign_experiment` (spec §3), once per experiment and variation on a page: the server's
+ * assignments (tracked while the page's components evaluate their features, before the SDK is
+ * there: `experiments.tsx`) and GrowthBook's trackingCallback (`experiments-sdk.ts`) both
+ * report through here, so a visitor the SDK puts in the same variation is not counted twice.
+ */
+import { track } from '../analytics/analytics.ts';
+import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_PATTERN } from './experiments-shared.ts';
+import { uuid } from '../page/page-load.ts';
+
+const tracked = new Set<string>();
+let anonymousId: string | undefined;
+
+/**
+ * The visitor's anonymous id (ADR 053), minted in the browser: the one kept in the cookie when
+ * it belongs to the page's bucket, else a new v4 UUID starting with the bucket (its first byte
+ * is random in any v4 UUID), so that kept after consent it brings the visitor back to the bucket.
+ */
+export function browserAnonymousId(bucket: string): string {
+  if (anonymousId) return anonymousId;
+  const kept = document.cookie
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(`${ANONYMOUS_ID_COOKIE}=`))
+    ?.slice(ANONYMOUS_ID_COOKIE.length + 1);
+  anonymousId = kept && ANONYMOUS_ID_PATTERN.test(kept) && kept.startsWith(bucket) ? kept : `${bucket}${uuid().slice(2)}`;
+  return anonymousId;
+}
+
+export function trackAssignment(experimentId: string, variationId: string, bucket: string): void {
+  const key = `${experimentId}\n${variationId}`;
+  if (tracked.has(key)) return;
+  tracked.add(key);
+  track({ event: 'assign_experiment', experiment_id: experimentId, variation_id: variationId, acq_anonymous_id: browserAnonymousId(bucket) });
+}
