@@ -17,9 +17,12 @@ import { customizationTexts, voucherFor } from '@velvet/validation/customization
 import { landingOptions, sourcePathFrom, type LandingLayout, type LandingPageOptions } from '../lib/landing/landing-variants.ts';
 import { pageMeta } from '../lib/page/meta.ts';
 import { oidcSettings, SOCIAL_START_PATH } from '../lib/registration/oidc.server.ts';
-import { checkTypedCode, joinWaitlist } from '../lib/landing/landing-actions.server.ts';
+import { handleProductShare } from '../lib/landing/product-share.server.ts';
+import { checkTypedCode } from '../lib/landing/typed-code.server.ts';
+import { joinWaitlist } from '../lib/landing/waitlist.server.ts';
+import { handleRegistration } from '../lib/registration/register.server.ts';
 import { apiFailureMessage, checkCode } from '../lib/registration/registration-code.server.ts';
-import { deny, handleProductShare, handleRegistration, invitationQuery, referrerOf } from '../lib/registration/registration.server.ts';
+import { deny, invitationQuery, referrerOf } from '../lib/registration/registration.server.ts';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { useTrackOnce, useTrackStep } from '../lib/analytics/use-track.ts';
 import { useWebView } from '../lib/web-view/use-web-view.ts';
@@ -141,6 +144,10 @@ export async function loader(args: Route.LoaderArgs) {
   );
 }
 
+/**
+ * The page's forms, one handler each, chosen by the posted intent: the product share's email,
+ * the waiting list's email, a registration step of the pop-up, and (any other intent) the code form.
+ */
 export async function action(args: Route.ActionArgs) {
   const slug = knownSlug(args.params.slug, args.request);
   const formData = await args.request.formData();

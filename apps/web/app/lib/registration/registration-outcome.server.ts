@@ -4,11 +4,26 @@
  * form, and each outcome has its page (spec §2). A blocking code refusal is the deny page
  * (denyRefusedCode in registration.server.ts, beside deny).
  */
+import type { SubmissionResult } from '@conform-to/react';
 import type { Prefix } from '@velvet/i18n/locales';
 import { fieldMessages } from '@velvet/validation/user-errors';
 import type { UserError } from '@velvet/validation/user-errors';
 import { redirect } from 'react-router';
 import { localizedPath } from '../i18n/i18n.ts';
+import type { Notice } from './registration-code.server.ts';
+
+interface Replyable {
+  reply(options?: { fieldErrors?: Record<string, string[]> }): SubmissionResult<string[]>;
+}
+
+/** A registration form's answer that stays on the form: Conform's result (with the API's field errors) and a notice above it. */
+export function formResult(submission: Replyable, options: { fieldErrors?: Record<string, string[]>; notice?: Notice } = {}) {
+  return {
+    kind: 'form' as const,
+    result: submission.reply(options.fieldErrors ? { fieldErrors: options.fieldErrors } : undefined),
+    notice: options.notice,
+  };
+}
 
 /**
  * The API's refused fields (userErrors INVALID_FIELD) by the form field that shows them;

@@ -1,47 +1,18 @@
 /**
- * The landing page's own forms (spec §2): the waiting list's email (a lobby link by email) and
- * the code typed in the code form. The registration pop-up and the product share are
- * registration.server.ts's.
+ * The landing page's code form (spec §2): a code typed by the visitor, checked as a link's code
+ * would be, with the referrer its own arrival brought.
  */
 import { invitationSearch } from '@velvet/validation/links';
-import { emailForm } from '@velvet/validation/registration';
 import { normalizeRegistrationCode, refusalMessage } from '@velvet/validation/registration-code';
 import { accessCodeForm } from '@velvet/validation/registration-code-form';
-import { fieldMessages } from '@velvet/validation/user-errors';
-import { redirect, type RouterContextProvider } from 'react-router';
-import { callApi } from '../api/api.server.ts';
-import { isScriptedSubmission, proofOfWorkOf } from '../forms/form-guard.server.ts';
-import { localeContext } from '../page/context.ts';
-import { localizedPath } from '../i18n/i18n.ts';
-import { requestLobbyLink } from '../api/operations.ts';
-import { apiFailureMessage, checkCode } from '../registration/registration-code.server.ts';
-import { deny, referrerOf } from '../registration/registration.server.ts';
-import { readFlow } from '../session.server.ts';
+import { redirect } from 'react-router';
+import { isScriptedSubmission } from '../forms/form-guard.server.ts';
 import { parseWithZod } from '../forms/submission.server.ts';
-
-interface Args {
-  request: Request;
-  context: Readonly<RouterContextProvider>;
-}
-
-/** The waiting list's form: the lobby link goes to the address by email, so only its owner can join (ADR 029). */
-export async function joinWaitlist({ request, context }: Args, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: emailForm });
-  if (submission.status !== 'success') {
-    return { errors: submission.error?.email ?? [], value: String(formData.get('email') ?? '').slice(0, 300) };
-  }
-  const value = submission.value.email;
-  // A script: "we have sent a link", as a person would read, and no email (ADR 041).
-  if (isScriptedSubmission(formData, context)) return { errors: [], value, sent: true };
-  const sent = await callApi(
-    requestLobbyLink,
-    { email: value, language: context.get(localeContext).locale, proofOfWork: proofOfWorkOf(formData) },
-    { request, context },
-  );
-  if (!sent.ok) return { errors: [], value, notice: apiFailureMessage(sent.error) };
-  const errors = fieldMessages(sent.data.requestLobbyLink.userErrors).map((e) => e.messageId);
-  return { errors, value, sent: errors.length === 0 };
-}
+import { localizedPath } from '../i18n/i18n.ts';
+import { localeContext } from '../page/context.ts';
+import { apiFailureMessage, checkCode } from '../registration/registration-code.server.ts';
+import { deny, referrerOf, type Args } from '../registration/registration.server.ts';
+import { readFlow } from '../session.server.ts';
 
 /** The code form: a valid code opens its invitation (a redirect), anything else is said beside the form. */
 export async function checkTypedCode(args: Args, formData: FormData, slug: string | null) {
