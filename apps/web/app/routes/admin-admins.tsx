@@ -4,6 +4,7 @@ import type { AdminRole } from '@velvet/validation/admin';
 import { Form } from 'react-router';
 import type { Route } from './+types/admin-admins';
 import { AdminBar } from '../components/admin-bar.tsx';
+import { AdminTable } from '../components/admin-table.tsx';
 import type { Notice } from '../components/code-form.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
@@ -102,54 +103,48 @@ export default function AdminAdmins({ loaderData, actionData }: Route.ComponentP
               </Form>
             </section>
           )}
-          <div className="mt-10 overflow-x-auto" role="region" aria-label={t('admin.admins.title')} tabIndex={0}>
-            <table className="w-full min-w-[40rem] text-left text-sm text-paper">
-              <caption className="sr-only">{t('admin.admins.title')}</caption>
-              <thead className="eyebrow text-paper/70">
-                <tr>
-                  <th scope="col" className="py-3 pr-4">{t('admin.login.email')}</th>
-                  <th scope="col" className="py-3 pr-4">{t('admin.admins.role')}</th>
-                  <th scope="col" className="py-3 pr-4">{t('admin.security.secondFactor')}</th>
-                  <th scope="col" className="py-3">{t('admin.admins.status')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaderData.admins.map((admin) => (
-                  <tr key={admin.id} className="border-t border-paper/20 align-top">
-                    <th scope="row" className="py-3 pr-4 font-normal break-all">{admin.email}</th>
-                    <td className="py-3 pr-4">
-                      {admin.disabled ? (
-                        t(`admin.roles.${admin.role.toLowerCase()}`)
-                      ) : (
-                        <Form method="post" className="flex flex-wrap items-center gap-2">
-                          <input type="hidden" name="intent" value="role" />
-                          <input type="hidden" name="adminId" value={admin.id} />
-                          <label className="sr-only" htmlFor={`role-${admin.id}`}>{t('admin.admins.roleOf', { email: admin.email })}</label>
-                          <select id={`role-${admin.id}`} name="role" defaultValue={admin.role.toLowerCase()} className="field-input w-auto bg-paper text-ink">
-                            {ADMIN_ROLES.map((role) => <option key={role} value={role}>{t(`admin.roles.${role}`)}</option>)}
-                          </select>
-                          <button type="submit" className="link text-paper" disabled={busy}>{t('admin.admins.change')}</button>
-                        </Form>
-                      )}
-                    </td>
-                    <td className="py-3 pr-4">{t(admin.secondFactorEnabled ? 'admin.admins.on' : 'admin.admins.off')}</td>
-                    <td className="py-3">
-                      {admin.disabled ? (
-                        t('admin.admins.disabled')
-                      ) : (
-                        <Form method="post">
-                          <input type="hidden" name="intent" value="disable" />
-                          <input type="hidden" name="adminId" value={admin.id} />
-                          <input type="hidden" name="email" value={admin.email} />
-                          <button type="submit" className="link text-paper">{t('admin.admins.disable')}</button>
-                        </Form>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            caption={t('admin.admins.title')}
+            className="mt-10"
+            minWidth="min-w-[40rem]"
+            rows={loaderData.admins}
+            rowKey={(admin) => admin.id}
+            columns={[
+              { header: t('admin.login.email'), rowHeader: true, className: 'break-all', cell: (admin) => admin.email },
+              {
+                header: t('admin.admins.role'),
+                cell: (admin) =>
+                  admin.disabled ? (
+                    t(`admin.roles.${admin.role.toLowerCase()}`)
+                  ) : (
+                    <Form method="post" className="flex flex-wrap items-center gap-2">
+                      <input type="hidden" name="intent" value="role" />
+                      <input type="hidden" name="adminId" value={admin.id} />
+                      <label className="sr-only" htmlFor={`role-${admin.id}`}>{t('admin.admins.roleOf', { email: admin.email })}</label>
+                      <select id={`role-${admin.id}`} name="role" defaultValue={admin.role.toLowerCase()} className="field-input w-auto bg-paper text-ink">
+                        {ADMIN_ROLES.map((role) => <option key={role} value={role}>{t(`admin.roles.${role}`)}</option>)}
+                      </select>
+                      <button type="submit" className="link text-paper" disabled={busy}>{t('admin.admins.change')}</button>
+                    </Form>
+                  ),
+              },
+              { header: t('admin.security.secondFactor'), cell: (admin) => t(admin.secondFactorEnabled ? 'admin.admins.on' : 'admin.admins.off') },
+              {
+                header: t('admin.admins.status'),
+                cell: (admin) =>
+                  admin.disabled ? (
+                    t('admin.admins.disabled')
+                  ) : (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="disable" />
+                      <input type="hidden" name="adminId" value={admin.id} />
+                      <input type="hidden" name="email" value={admin.email} />
+                      <button type="submit" className="link text-paper">{t('admin.admins.disable')}</button>
+                    </Form>
+                  ),
+              },
+            ]}
+          />
           <NewAdmin actionData={actionData} />
           <Form method="post" className="mt-12 bg-paper p-8 text-ink">
             <h2 className="font-display text-2xl">{t('admin.admins.policy')}</h2>

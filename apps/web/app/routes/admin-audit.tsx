@@ -3,6 +3,7 @@ import { useIntl } from 'react-intl';
 import { Form, Link } from 'react-router';
 import type { Route } from './+types/admin-audit';
 import { AdminBar } from '../components/admin-bar.tsx';
+import { AdminTable } from '../components/admin-table.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
 import { requireAdmin } from '../lib/admin/admin.server.ts';
 import { callApi } from '../lib/api/api.server.ts';
@@ -74,36 +75,24 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       )}
       {notice && <p role="alert" className="mt-10 border-l-2 border-paper pl-4">{t(notice.id, notice.values)}</p>}
       {page && (
-        // A region of its own: on a phone the table scrolls sideways, by keyboard too.
-        <div className="mt-10 overflow-x-auto" role="region" aria-label={t('admin.audit.title')} tabIndex={0}>
-          <table className="w-full min-w-[48rem] text-left text-sm text-paper">
-            <caption className="sr-only">{t('admin.audit.title')}</caption>
-            <thead className="eyebrow text-paper/70">
-              <tr>
-                <th scope="col" className="py-3 pr-4">{t('admin.audit.when')}</th>
-                <th scope="col" className="py-3 pr-4">{t('admin.audit.actor')}</th>
-                <th scope="col" className="py-3 pr-4">{t('admin.audit.action')}</th>
-                <th scope="col" className="py-3 pr-4">{t('admin.audit.target')}</th>
-                <th scope="col" className="py-3 pr-4">{t('admin.audit.address')}</th>
-                <th scope="col" className="py-3">{t('admin.audit.details')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.entries.map((entry) => (
-                <tr key={entry.id} className="border-t border-paper/20 align-top">
-                  <td className="py-3 pr-4 whitespace-nowrap">{intl.formatDate(entry.at, { dateStyle: 'medium', timeStyle: 'medium' })}</td>
-                  <td className="py-3 pr-4 break-all">{entry.actorEmail ?? '—'}</td>
-                  <td className="py-3 pr-4 font-mono">{entry.action}</td>
-                  <td className="py-3 pr-4 break-all">{entry.target ?? '—'}</td>
-                  <td className="py-3 pr-4 font-mono">{entry.clientAddress ?? '—'}</td>
-                  <td className="py-3 font-mono text-xs break-all">{entry.details === '{}' ? '' : entry.details}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {page.entries.length === 0 && <p className="mt-6">{t('admin.audit.empty')}</p>}
+        <AdminTable
+          caption={t('admin.audit.title')}
+          className="mt-10"
+          minWidth="min-w-[48rem]"
+          rows={page.entries}
+          rowKey={(entry) => entry.id}
+          empty={t('admin.audit.empty')}
+          columns={[
+            { header: t('admin.audit.when'), className: 'whitespace-nowrap', cell: (entry) => intl.formatDate(entry.at, { dateStyle: 'medium', timeStyle: 'medium' }) },
+            { header: t('admin.audit.actor'), className: 'break-all', cell: (entry) => entry.actorEmail ?? '—' },
+            { header: t('admin.audit.action'), className: 'font-mono', cell: (entry) => entry.action },
+            { header: t('admin.audit.target'), className: 'break-all', cell: (entry) => entry.target ?? '—' },
+            { header: t('admin.audit.address'), className: 'font-mono', cell: (entry) => entry.clientAddress ?? '—' },
+            { header: t('admin.audit.details'), className: 'font-mono text-xs break-all', cell: (entry) => (entry.details === '{}' ? '' : entry.details) },
+          ]}
+        >
           {next && <Link to={next} className="btn-inverse mt-8 inline-block">{t('admin.audit.older')}</Link>}
-        </div>
+        </AdminTable>
       )}
     </div>
   );

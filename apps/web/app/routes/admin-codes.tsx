@@ -5,6 +5,7 @@ import { useIntl } from 'react-intl';
 import { Form, Link } from 'react-router';
 import type { Route } from './+types/admin-codes';
 import { AdminBar } from '../components/admin-bar.tsx';
+import { AdminTable } from '../components/admin-table.tsx';
 import { StateLabel } from '../components/code-state.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
@@ -113,44 +114,34 @@ export default function AdminCodes({ loaderData, actionData }: Route.ComponentPr
       </Form>
       {notice && <p role="alert" className="mt-10 border-l-2 border-paper pl-4">{t(notice.id, notice.values)}</p>}
       {page && (
-        // A region of its own: on a phone the table scrolls sideways, by keyboard too; on a wide
-        // screen it takes more than the layout's column, so every column shows.
-        <div className="mt-10 overflow-x-auto lg:-mx-32" role="region" aria-label={t('admin.codes.title')} tabIndex={0}>
-          <table className="w-full min-w-[36rem] text-left text-sm text-paper">
-            <caption className="sr-only">{t('admin.codes.title')}</caption>
-            <thead className="eyebrow text-paper/70">
-              <tr>
-                <th scope="col" className="py-3 pr-4">{t('admin.codes.col.code')}</th>
-                <th scope="col" className="py-3 pr-4">{t('admin.codes.col.inviter')}</th>
-                <th scope="col" className="py-3 pr-4">{t('admin.codes.filter.state')}</th>
-                <th scope="col" className="py-3 pr-4 text-right">{t('admin.codes.col.balance')}</th>
-                <th scope="col" className="py-3 pr-4 text-right">{t('admin.codes.col.pending')}</th>
-                <th scope="col" className="py-3 pr-4">{t('admin.codes.col.expires')}</th>
-                <th scope="col" className="py-3">{t('admin.codes.col.landing')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.codes.map((c) => (
-                <tr key={c.code} className="border-t border-paper/20 align-top">
-                  <th scope="row" className="py-3 pr-4 font-mono font-normal">
-                    <Link to={path(`/admin/codes/${c.code}`)} className="link text-paper">{c.code}</Link>
-                  </th>
-                  <td className="py-3 pr-4 break-all">{c.inviterName}</td>
-                  <td className="py-3 pr-4"><StateLabel state={c.state} replaced={c.replaced} /></td>
-                  <td className="py-3 pr-4 text-right tabular-nums">{intl.formatNumber(c.balance)}</td>
-                  <td className="py-3 pr-4 text-right tabular-nums">{intl.formatNumber(c.pending)}</td>
-                  <td className="py-3 pr-4 whitespace-nowrap">{date(c.expiresAt)}</td>
-                  <td className="py-3">{landing(c)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {page.codes.length === 0 && <p className="mt-6">{t('admin.codes.empty')}</p>}
+        // On a wide screen the list takes more than the layout's column, so every column shows.
+        <AdminTable
+          caption={t('admin.codes.title')}
+          className="mt-10 lg:-mx-32"
+          minWidth="min-w-[36rem]"
+          rows={page.codes}
+          rowKey={(c) => c.code}
+          empty={t('admin.codes.empty')}
+          columns={[
+            {
+              header: t('admin.codes.col.code'),
+              rowHeader: true,
+              className: 'font-mono',
+              cell: (c) => <Link to={path(`/admin/codes/${c.code}`)} className="link text-paper">{c.code}</Link>,
+            },
+            { header: t('admin.codes.col.inviter'), className: 'break-all', cell: (c) => c.inviterName },
+            { header: t('admin.codes.filter.state'), cell: (c) => <StateLabel state={c.state} replaced={c.replaced} /> },
+            { header: t('admin.codes.col.balance'), numeric: true, cell: (c) => intl.formatNumber(c.balance) },
+            { header: t('admin.codes.col.pending'), numeric: true, cell: (c) => intl.formatNumber(c.pending) },
+            { header: t('admin.codes.col.expires'), className: 'whitespace-nowrap', cell: (c) => date(c.expiresAt) },
+            { header: t('admin.codes.col.landing'), cell: (c) => landing(c) },
+          ]}
+        >
           <div className="mt-8 flex flex-wrap gap-4">
             {first && <Link to={first} className="btn-inverse inline-block">{t('admin.codes.first')}</Link>}
             {next && <Link to={next} className="btn-inverse inline-block">{t('admin.codes.next')}</Link>}
           </div>
-        </div>
+        </AdminTable>
       )}
       {canManage && <NewCodes actionData={actionData} />}
     </div>

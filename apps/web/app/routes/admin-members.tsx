@@ -4,6 +4,7 @@ import { Form } from 'react-router';
 import type { Route } from './+types/admin-members';
 import { AddressForm } from '../components/address-form.tsx';
 import { AdminBar } from '../components/admin-bar.tsx';
+import { AdminTable } from '../components/admin-table.tsx';
 import type { Notice } from '../components/code-form.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
@@ -122,21 +123,13 @@ function Table({ label, head, rows }: { label: string; head: string[]; rows: Rea
   const t = useT();
   if (rows.length === 0) return <p>{t('admin.members.none')}</p>;
   return (
-    <div className="overflow-x-auto" role="region" aria-label={label} tabIndex={0}>
-      <table className="w-full min-w-[36rem] text-left text-sm">
-        <caption className="sr-only">{label}</caption>
-        <thead className="eyebrow text-paper/70">
-          <tr>{head.map((h) => <th key={h} scope="col" className="py-3 pr-4">{h}</th>)}</tr>
-        </thead>
-        <tbody>
-          {rows.map((cells, i) => (
-            <tr key={i} className="border-t border-paper/20 align-top">
-              {cells.map((cell, j) => <td key={j} className="py-3 pr-4">{cell}</td>)}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <AdminTable
+      caption={label}
+      minWidth="min-w-[36rem]"
+      rows={rows}
+      rowKey={(_, i) => i}
+      columns={head.map((header, j) => ({ header, cell: (cells: React.ReactNode[]) => cells[j] }))}
+    />
   );
 }
 

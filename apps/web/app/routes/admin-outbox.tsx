@@ -4,6 +4,7 @@ import { useIntl } from 'react-intl';
 import { Form, Link } from 'react-router';
 import type { Route } from './+types/admin-outbox';
 import { AdminBar } from '../components/admin-bar.tsx';
+import { AdminTable } from '../components/admin-table.tsx';
 import type { Notice } from '../components/code-form.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
 import { requireAdmin } from '../lib/admin/admin.server.ts';
@@ -96,64 +97,62 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
       )}
       {page && (
         <Form method="post" className="mt-10">
-          {/* A region of its own: on a phone the table scrolls sideways, by keyboard too. */}
-          <div className="overflow-x-auto" role="region" aria-label={t('admin.outbox.title')} tabIndex={0}>
-            <table className="w-full text-left text-sm text-paper">
-              <caption className="sr-only">{t('admin.outbox.title')}</caption>
-              <thead className="eyebrow text-paper/70">
-                <tr>
-                  {canRetry && <td className="py-3 pr-4" />}
-                  <th scope="col" className="py-3 pr-4">{t('admin.outbox.created')}</th>
-                  <th scope="col" className="py-3 pr-4">{t('admin.outbox.status')}</th>
-                  <th scope="col" className="py-3 pr-4">{t('admin.outbox.lastError')}</th>
-                  {canRetry && <td className="py-3" />}
-                </tr>
-              </thead>
-              <tbody>
-                {page.emails.map((mail) => {
-                  const retryable = canRetry && (mail.status === 'FAILED' || mail.status === 'PENDING');
-                  // A pending email that failed before waits for its next attempt: said apart from a fresh one.
-                  const state = mail.status === 'PENDING' && mail.attempts > 0 ? 'retrying' : (mail.status.toLowerCase() as OutboxStatusName);
-                  return (
-                    <tr key={mail.id} className="border-t border-paper/20 align-top" data-testid={`outbox-${mail.id}`}>
-                      {canRetry && (
-                        <td className="py-3 pr-4">
-                          {retryable && (
-                            <>
-                              <input id={`select-${mail.id}`} type="checkbox" name="ids" value={mail.id} className="size-5" />
-                              <label htmlFor={`select-${mail.id}`} className="sr-only">{t('admin.outbox.selectRow', { id: mail.id })}</label>
-                            </>
-                          )}
-                        </td>
-                      )}
-                      <td className="py-3 pr-4">
-                        <span className="block sm:whitespace-nowrap">{when(mail.createdAt)}</span>
-                        <span className="block font-mono text-xs text-paper/70">{mail.template}</span>
-                      </td>
-                      <th scope="row" className="py-3 pr-4 font-normal">
-                        <span className="block">{t(`admin.outbox.status.${state}`)}</span>
-                        <span className="block text-xs text-paper/70">{t('admin.outbox.attempts')}: {mail.attempts}</span>
-                        {mail.status !== 'FAILED' && (
-                          <span className="block text-xs text-paper/70">{t('admin.outbox.next')}: {when(mail.sentAt ?? mail.nextAttemptAt)}</span>
-                        )}
-                      </th>
-                      <td className="py-3 pr-4 font-mono text-xs break-all">{mail.lastError ?? '—'}</td>
-                      {canRetry && (
-                        <td className="py-3">
-                          {retryable && (
-                            <button type="submit" name="one" value={mail.id} className="link whitespace-nowrap text-paper" disabled={busy} aria-label={`${t('admin.outbox.retry')} ${mail.id}`}>
-                              {t('admin.outbox.retry')}
-                            </button>
-                          )}
-                        </td>
-                      )}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          {page.emails.length === 0 && <p className="mt-6">{t('admin.outbox.empty')}</p>}
+          <AdminTable
+            caption={t('admin.outbox.title')}
+            rows={page.emails.map((mail) => ({
+              mail,
+              retryable: canRetry && (mail.status === 'FAILED' || mail.status === 'PENDING'),
+              // A pending email that failed before waits for its next attempt: said apart from a fresh one.
+              state: mail.status === 'PENDING' && mail.attempts > 0 ? 'retrying' : (mail.status.toLowerCase() as OutboxStatusName),
+            }))}
+            rowKey={({ mail }) => mail.id}
+            rowTestId={({ mail }) => `outbox-${mail.id}`}
+            empty={t('admin.outbox.empty')}
+            columns={[
+              canRetry && {
+                header: null,
+                cell: ({ mail, retryable }) =>
+                  retryable && (
+                    <>
+                      <input id={`select-${mail.id}`} type="checkbox" name="ids" value={mail.id} className="size-5" />
+                      <label htmlFor={`select-${mail.id}`} className="sr-only">{t('admin.outbox.selectRow', { id: mail.id })}</label>
+                    </>
+                  ),
+              },
+              {
+                header: t('admin.outbox.created'),
+                cell: ({ mail }) => (
+                  <>
+                    <span className="block sm:whitespace-nowrap">{when(mail.createdAt)}</span>
+                    <span className="block font-mono text-xs text-paper/70">{mail.template}</span>
+                  </>
+                ),
+              },
+              {
+                header: t('admin.outbox.status'),
+                rowHeader: true,
+                cell: ({ mail, state }) => (
+                  <>
+                    <span className="block">{t(`admin.outbox.status.${state}`)}</span>
+                    <span className="block text-xs text-paper/70">{t('admin.outbox.attempts')}: {mail.attempts}</span>
+                    {mail.status !== 'FAILED' && (
+                      <span className="block text-xs text-paper/70">{t('admin.outbox.next')}: {when(mail.sentAt ?? mail.nextAttemptAt)}</span>
+                    )}
+                  </>
+                ),
+              },
+              { header: t('admin.outbox.lastError'), className: 'font-mono text-xs break-all', cell: ({ mail }) => mail.lastError ?? '—' },
+              canRetry && {
+                header: null,
+                cell: ({ mail, retryable }) =>
+                  retryable && (
+                    <button type="submit" name="one" value={mail.id} className="link whitespace-nowrap text-paper" disabled={busy} aria-label={`${t('admin.outbox.retry')} ${mail.id}`}>
+                      {t('admin.outbox.retry')}
+                    </button>
+                  ),
+              },
+            ]}
+          />
           <div className="mt-8 flex flex-wrap gap-4">
             {canRetry && page.emails.some((mail) => mail.status === 'FAILED' || mail.status === 'PENDING') && (
               <button type="submit" className="btn-inverse" disabled={busy} aria-busy={busy}>{t('admin.outbox.retrySelected')}</button>

@@ -5,6 +5,7 @@ import { useIntl } from 'react-intl';
 import { Form, Link, redirect, useRevalidator } from 'react-router';
 import type { Route } from './+types/admin-waitlist';
 import { AdminBar } from '../components/admin-bar.tsx';
+import { AdminTable } from '../components/admin-table.tsx';
 import type { Notice } from '../components/code-form.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
@@ -194,39 +195,32 @@ function Table({ list, rows, canManage }: { list: List; rows: Row[]; canManage: 
           </button>
         </Form>
       )}
-      {/* A region of its own: on a phone the table scrolls sideways, by keyboard too. */}
-      <div className="mt-6 overflow-x-auto" role="region" aria-label={t(`${ns}.tableLabel`)} tabIndex={0}>
-        <table className="w-full min-w-[40rem] text-left text-sm text-paper">
-          <caption className="sr-only">{t(`${ns}.tableLabel`)}</caption>
-          <thead className="eyebrow text-paper/70">
-            <tr>
-              {canManage && <th scope="col" className="py-3 pr-4">{t('admin.waitlist.col.select')}</th>}
-              <th scope="col" className="py-3 pr-4">{t('admin.waitlist.col.email')}</th>
-              <th scope="col" className="py-3 pr-4">{t('admin.waitlist.col.language')}</th>
-              <th scope="col" className="py-3 pr-4">{t(`${ns}.col.arrived`)}</th>
-              <th scope="col" className="py-3">{t(`${ns}.col.done`)}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id} className="border-t border-paper/20 align-top">
-                {canManage && (
-                  <td className="py-3 pr-4">
-                    {!row.doneAt && !row.isMember && (
-                      <input type="checkbox" name="ids" value={row.id} form="invite-form" className="size-5" aria-label={t('admin.waitlist.selectRow', { email: row.email })} />
-                    )}
-                  </td>
-                )}
-                <th scope="row" className="py-3 pr-4 font-normal break-all">{row.email}</th>
-                <td className="py-3 pr-4 uppercase">{row.language}</td>
-                <td className="py-3 pr-4 whitespace-nowrap">{date(row.arrivedAt)}</td>
-                <td className="py-3 whitespace-nowrap">{row.doneAt ? date(row.doneAt) : row.isMember ? t('admin.waitlist.member') : t(`${ns}.notYet`)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {rows.length === 0 && <p className="mt-6">{t('admin.waitlist.empty')}</p>}
-      </div>
+      <AdminTable
+        caption={t(`${ns}.tableLabel`)}
+        className="mt-6"
+        minWidth="min-w-[40rem]"
+        rows={rows}
+        rowKey={(row) => row.id}
+        empty={t('admin.waitlist.empty')}
+        columns={[
+          canManage && {
+            header: t('admin.waitlist.col.select'),
+            cell: (row) =>
+              !row.doneAt &&
+              !row.isMember && (
+                <input type="checkbox" name="ids" value={row.id} form="invite-form" className="size-5" aria-label={t('admin.waitlist.selectRow', { email: row.email })} />
+              ),
+          },
+          { header: t('admin.waitlist.col.email'), rowHeader: true, className: 'break-all', cell: (row) => row.email },
+          { header: t('admin.waitlist.col.language'), className: 'uppercase', cell: (row) => row.language },
+          { header: t(`${ns}.col.arrived`), className: 'whitespace-nowrap', cell: (row) => date(row.arrivedAt) },
+          {
+            header: t(`${ns}.col.done`),
+            className: 'whitespace-nowrap',
+            cell: (row) => (row.doneAt ? date(row.doneAt) : row.isMember ? t('admin.waitlist.member') : t(`${ns}.notYet`)),
+          },
+        ]}
+      />
     </>
   );
 }
