@@ -9,11 +9,14 @@ import type express from 'express';
 import { localizedPath, resolveLocale } from '../app/lib/i18n/i18n.ts';
 import { sameSitePath } from '../app/lib/same-site-path.ts';
 
-/** True when every percent-escape of `pathname` decodes (well-formed and UTF-8). */
+/**
+ * True when every percent-escape of `pathname` decodes (well-formed and UTF-8). The result is
+ * used, not only the throw: a bundler may drop a call of a pure built-in whose result is unused
+ * (Rolldown did, and `/%` reached the router: issue 19's one bundle).
+ */
 function decodable(pathname: string): boolean {
   try {
-    decodeURIComponent(pathname);
-    return true;
+    return typeof decodeURIComponent(pathname) === 'string';
   } catch {
     return false;
   }
