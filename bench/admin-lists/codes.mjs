@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { webOperation } from '../lib/graphql.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const query = webOperation(root, 'adminCodes', 'code-operations.ts');
-const detail = webOperation(root, 'adminCode', 'code-operations.ts');
+const query = webOperation(root, 'adminCodes', 'admin/code-operations.ts');
+const detail = webOperation(root, 'adminCode', 'admin/code-operations.ts');
 const none = { code: null, inviter: null, customization: null, slug: null, state: null };
 const page = (/** @type {Record<string, unknown>} */ filter, /** @type {string | null} */ after = null) => ({ filter: { ...none, ...filter }, after });
 /** The cursor of a code halfway down the list (the seed writes codes g = 1…n, bench-c-g, created g * 10 s after its base). */

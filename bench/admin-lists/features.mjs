@@ -6,4 +6,4 @@ import { webOperation } from '../lib/graphql.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** @type {import('../admin-lists.mjs').AdminListCase[]} */
-export const cases = [{ label: 'features: every flag and experiment in force', query: webOperation(root, 'adminFeatures', 'admin-ops-operations.ts'), variables: {} }];
+export const cases = [{ label: 'features: every flag and experiment in force', query: webOperation(root, 'adminFeatures', 'admin/admin-ops-operations.ts'), variables: {} }];

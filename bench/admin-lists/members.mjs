@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { webOperation } from '../lib/graphql.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MEMBER_LOOKUP = webOperation(root, 'memberLookup', 'admin-members-operations.ts');
+const MEMBER_LOOKUP = webOperation(root, 'memberLookup', 'admin/admin-members-operations.ts');
 
 /** @type {import('../admin-lists.mjs').AdminListCase[]} */
 export const cases = [

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { webOperation } from '../lib/graphql.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const query = webOperation(root, 'adminOutbox', 'admin-ops-operations.ts');
+const query = webOperation(root, 'adminOutbox', 'admin/admin-ops-operations.ts');
 
 /** The page's cursor after the seeded email bench-o-g (created_at = 2025-01-01 + 2g s; bench/lib/admin-lists-seed.mjs). */
 const cursorAfter = (/** @type {string} */ id) => {

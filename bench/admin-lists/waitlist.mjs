@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { webOperation } from '../lib/graphql.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const WAITLIST_PAGE = webOperation(root, 'waitlistPage', 'admin-waitlist-operations.ts');
-const APPLICANTS_PAGE = webOperation(root, 'applicantsPage', 'admin-waitlist-operations.ts');
+const WAITLIST_PAGE = webOperation(root, 'waitlistPage', 'admin/admin-waitlist-operations.ts');
+const APPLICANTS_PAGE = webOperation(root, 'applicantsPage', 'admin/admin-waitlist-operations.ts');
 
 /** A cursor in the middle of the list: arrivals after 1 June 2026 (the page's own cursors look the same). */
 const MIDDLE = 'WyIyMDI2LTA2LTAxVDAwOjAwOjAwLjAwMFoiLCIiXQ';

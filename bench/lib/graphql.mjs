@@ -9,10 +9,10 @@ import path from 'node:path';
  * The text of the web app's operation `name` (the graphql(`…`) after `operation('name',`).
  * @param {string} root repository root
  * @param {string} name e.g. 'checkRegistrationCode'
- * @param {string} [file] the module of apps/web/app/lib that holds it (default operations.ts)
+ * @param {string} [file] the module of apps/web/app/lib that holds it (default api/operations.ts)
  * @returns {string}
  */
-export function webOperation(root, name, file = 'operations.ts') {
+export function webOperation(root, name, file = 'api/operations.ts') {
   const source = readFileSync(path.join(root, 'apps/web/app/lib', file), 'utf8');
   const match = new RegExp(`operation\\(\\s*'${name}',\\s*graphql\\(\`([^\`]+)\``).exec(source);
   if (!match?.[1]) throw new Error(`operation ${name} not found in apps/web/app/lib/${file}`);
