@@ -32,7 +32,6 @@ import { createSignUpGate } from '../domain/sign-up-gate.ts';
 import { createSignUpRate } from '../domain/sign-up-rate.ts';
 import type { RegistrationEvents } from '../domain/registration-events.ts';
 import { createAdmission, useAdmission } from './admission.ts';
-import { useCompiledExecution } from './compiled-execution.ts';
 import { maskUnavailable, useUnexpectedErrorLog, yogaLogger } from './errors.ts';
 import { useHealth } from './health.ts';
 import { useBodyLimit, useMalformedParams, useNulGuard } from './input-guards.ts';
@@ -197,8 +196,7 @@ export async function createYogaApp(options: {
       }) as Plugin<ApiContext>,
       ...(settings.introspection ? [] : [useDisableIntrospection() as Plugin<ApiContext>]),
       useNulGuard(),
-      ...useCompiledExecution(),
-      // After the compiled execution, whose execute function it wraps: one turn per operation (ADR 052).
+      // One turn per operation (ADR 052).
       useAdmission(
         createAdmission({ concurrency: env.DATABASE_POOL_SIZE, queueLimit: env.DATABASE_QUEUE_LIMIT, queueWaitMs: env.DATABASE_QUEUE_WAIT_MS }),
         logger,
