@@ -29,7 +29,7 @@ export interface ApiContext {
   member(): Promise<MemberIdentity | null>;
   /** Client IP address (socket, or the right-most untrusted X-Forwarded-For entry with TRUST_PROXY, ADR 028); 'unknown' when none. */
   requestIp: string;
-  /** The client for per-address limits: requestIp, or its /64 for IPv6 (domain/client-network.ts, issue 12 §2). */
+  /** The client for per-address limits: requestIp, or its /64 for IPv6 (@velvet/validation/client-network, issue 12 §2). */
   requestNetwork: string;
   correlationId: string;
   sessionId: string | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientNetwork, signalNetwork } from '../src/domain/client-network.ts';
+import { clientNetwork, signalNetwork } from '@velvet/validation/client-network';
 import { mailboxOf } from '../src/domain/email-normalization.ts';
 
 describe('client networks (issue 12 §2)', () => {

@@ -8,27 +8,11 @@
  * half as many per 10 minutes, counted in this process (as the starts' uses are); beyond, 429,
  * and the form goes without a start, as without JavaScript.
  */
-import { isIPv6 } from 'node:net';
 import type express from 'express';
+import { clientNetwork } from '@velvet/validation/client-network';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { formStartToken } from '../app/lib/forms/form-guard.server.ts';
 import type { FormStartAnswer } from '../app/lib/forms/form-start.ts';
-
-/** The client a start's limit counts: an IPv4 address as it is (also when IPv4-mapped), an IPv6 address by its /64. */
-export function clientNetwork(address: string | undefined): string {
-  const ip = (address ?? 'unknown').trim().toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip)?.[1];
-  if (mapped) return mapped;
-  if (!isIPv6(ip)) return ip;
-  const [head = '', tail] = ip.split('%')[0]!.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => parseInt(group, 16).toString(16))
-    .join(':')}::/64`;
-}
 
 export function formStartDoor({ secret, minFillSeconds, perMinute }: { secret: string; minFillSeconds: number; perMinute: number }): express.RequestHandler {
   const limiter = new BurstyRateLimiter(
@@ -38,7 +22,7 @@ export function formStartDoor({ secret, minFillSeconds, perMinute }: { secret: s
   return async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     try {
-      await limiter.consume(clientNetwork(req.ip));
+      await limiter.consume(clientNetwork(req.ip ?? 'unknown'));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       res.setHeader('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));

@@ -24,7 +24,7 @@ import {
   type FormStartAnswer,
   type FormStartVerdict,
 } from '../app/lib/forms/form-start.ts';
-import { clientNetwork } from '../server/form-start.ts';
+import { clientNetwork } from '@velvet/validation/client-network';
 import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 
 const SECRET = 'form-guard-test-secret-0123456789abcdef';

@@ -46,7 +46,7 @@ export function createSignUpGate(deps: {
   secret: string;
   limiters: Pick<RateLimiters, 'proofOfWorkReplay' | 'signUpMailbox' | 'noScriptSignUpsPerNetwork' | 'noScriptSignUps'>;
   proofOfWork: boolean;
-  /** The client network (domain/client-network.ts): the no-script budget's key. */
+  /** The client network (@velvet/validation/client-network): the no-script budget's key. */
   network: string;
   now: Date;
   logger?: Logger;

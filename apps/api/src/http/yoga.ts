@@ -23,7 +23,7 @@ import { bearerToken, verifyAdminToken } from '../auth/admin-sessions.ts';
 import type { AdminSessionInfo } from '../auth/admin-sessions.ts';
 import { identifyMember } from '../auth/member-identity.ts';
 import type { MemberIdentity } from '../auth/member-identity.ts';
-import { clientNetwork, signalNetwork } from '../domain/client-network.ts';
+import { clientNetwork, signalNetwork } from '@velvet/validation/client-network';
 import { createCodeWatch } from '../domain/code-quarantine.ts';
 import { signalCountry } from '../domain/code-signals.ts';
 import { createRegistrationEvents } from '../domain/registration-events.ts';
