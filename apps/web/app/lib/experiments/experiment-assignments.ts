@@ -6,6 +6,7 @@
  */
 import { track } from '../analytics/analytics.ts';
 import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_PATTERN } from './experiments-shared.ts';
+import { readCookie } from '../i18n/i18n.ts';
 import { uuid } from '../page/page-load.ts';
 
 const tracked = new Set<string>();
@@ -18,11 +19,7 @@ let anonymousId: string | undefined;
  */
 export function browserAnonymousId(bucket: string): string {
   if (anonymousId) return anonymousId;
-  const kept = document.cookie
-    .split(';')
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(`${ANONYMOUS_ID_COOKIE}=`))
-    ?.slice(ANONYMOUS_ID_COOKIE.length + 1);
+  const kept = readCookie(document.cookie, ANONYMOUS_ID_COOKIE);
   anonymousId = kept && ANONYMOUS_ID_PATTERN.test(kept) && kept.startsWith(bucket) ? kept : `${bucket}${uuid().slice(2)}`;
   return anonymousId;
 }

@@ -21,6 +21,8 @@ const LANG_COOKIE_MAX_AGE = 2147483647;
  * language of any prefixed page they opened (an email's link) — and outranks `lang` (ADR 022).
  */
 const LOCALE_COOKIE = 'locale';
+/** The cookies that only choose the language: a prefixed page does not read them (a shared cache may keep it, ADR 053). */
+export const LANGUAGE_COOKIES: ReadonlySet<string> = new Set([LANG_COOKIE, LOCALE_COOKIE]);
 const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
 
 export interface SplitPath {

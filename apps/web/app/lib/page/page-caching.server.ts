@@ -12,11 +12,10 @@
 import { PRIVATE_PAGE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL } from './page-caching.ts';
 import { EXPERIMENT_BUCKET_HEADER, type ExperimentsData } from '../experiments/experiments-shared.ts';
 import { TEST_NOW_HEADER } from '../calendar/club-time.ts';
+import { LANGUAGE_COOKIES } from '../i18n/i18n.ts';
 
 /** The route families whose pages may be shared (the leaf route id's part after the language key). */
 const PUBLIC_FAMILIES = new Set(['landing', 'about-us', 'stores', 'membership-interest', 'error-404', 'catch-all']);
-/** Cookies that only choose the language: a prefixed page does not read them. */
-const LANGUAGE_COOKIES = new Set(['lang', 'locale']);
 
 export interface DocumentFacts {
   request: Request;
