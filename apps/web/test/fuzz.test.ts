@@ -98,7 +98,7 @@ const headed = fc.record({
   path: fc.constantFrom(
     ...PREFIXES.map((prefix) => prefix || '/'),
     '/?rc=T-X', '/de/vip?rc=T-X', '/membership-interest/apply', '/registration/deny', '/admin/login', '/de/admin/members', '/about-us.data',
-    '/entrance/funnel', '/entrance/cmp/consent', '/messages/de.json', '/acquisition-defaults.json', '/favicon.svg', '/healthz', '/error-reports',
+    '/entrance/funnel', '/entrance/cmp/consent', '/entrance/form-start', '/entrance/form-start?form=%00', '/messages/de.json', '/acquisition-defaults.json', '/favicon.svg', '/healthz', '/error-reports',
   ),
   headers: clientHeaders,
 });
