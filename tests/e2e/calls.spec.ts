@@ -157,6 +157,33 @@ test.describe('X-Session-ID and X-Source-Page (spec §7.2)', () => {
   });
 });
 
+test.describe('an invitation’s page a shared cache may keep (ADR 053)', () => {
+  // A first visit as it comes through a cache in front: no cookie, the server's own clock, the bucket the cache drew.
+  test.use({ consent: 'none', calendar: '', extraHTTPHeaders: { 'x-experiment-bucket': '3f' } });
+
+  test('opened without cookies it is the same for everyone; the browser mints the page load’s id and the form’s calls carry it', async ({ page }) => {
+    const { code } = await createInvitation({ inviter: 'Zoë' });
+    const dataRequests: (string | undefined)[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.endsWith('.data')) dataRequests.push(request.headers()['x-session-id']);
+    });
+    const documentAnswer = page.waitForResponse((response) => response.request().resourceType() === 'document');
+    await page.goto(`/pl?rc=${code}`);
+    expect((await documentAnswer).headers()['cache-control']).toMatch(/^public, .*s-maxage=\d+/);
+    await waitForHydration(page);
+    // Nothing of this visitor in the page: no page-load id of the server's.
+    await expect(page.locator('meta[name="acq-session-id"]')).toHaveCount(0);
+    await page.getByRole('button', { name: text('pl', 'cmp.acceptAll') }).click();
+    await page.getByRole('link', { name: text('pl', 'signup.email') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('pl', 'registration.title'));
+    const [minted] = dataRequests;
+    expect(minted).toMatch(UUID);
+    expect(new Set(dataRequests)).toEqual(new Set([minted]));
+    // The form's own check is this visitor's call, under the id the browser minted.
+    await expect.poll(async () => (await apiCalls(minted!)).map((c) => [c.operationName, c.sourcePage])).toContainEqual(['checkRegistrationCode', '/pl/registration/formstarted']);
+  });
+});
+
 test.describe('the websocket (spec §7.1, §7.5)', () => {
   test('opens at the acquisition defaults’ GraphQL address, never first at the server-rendered one', async ({ page }) => {
     const { code } = await createInvitation();

@@ -88,10 +88,13 @@ export const test = base.extend<{
   invitation: Invitation;
 }>({
   consent: ['accepted', { option: true }],
-  /** The instant the server renders every page of the test for (ADR 021); a quiet day unless a test sets one. */
+  /**
+   * The instant the server renders every page of the test for (ADR 021); a quiet day unless a test
+   * sets one, or the server's own clock for `''` (a page rendered for a test day is never shared).
+   */
   calendar: [QUIET_DAY, { option: true }],
   extraHTTPHeaders: async ({ extraHTTPHeaders, calendar }, use) => {
-    await use({ ...extraHTTPHeaders, [TEST_NOW_HEADER]: calendar });
+    await use({ ...extraHTTPHeaders, ...(calendar ? { [TEST_NOW_HEADER]: calendar } : {}) });
   },
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern.
   invitation: async ({}, use) => {

@@ -47,16 +47,16 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const { contentSecurityPolicy, trustedCountryHeader } = loadContext.get(requestInfoContext);
-  // The loaders have run: the page names its page load's id only if they called the API with it.
+  // The loaders have run: a private page names its page load's id if they called the API with it.
   const pageLoad = documentPageLoad(loadContext);
   const handled = routerContext.staticHandlerContext;
-  applyPageCaching({
+  const shared = applyPageCaching({
     request,
     status: responseStatusCode,
     headers: responseHeaders,
     leafRouteId: handled.matches.at(-1)?.route.id,
     answeredForm: handled.actionData !== null,
-    calledApi: pageLoad?.calledApi === true,
+    calledApi: pageLoad?.calledApi === 'personal',
     experiments: (handled.loaderData.root as RootData | undefined)?.experiments,
     trustedCountryHeader,
   });
@@ -85,7 +85,7 @@ export default function handleRequest(
     });
 
     const { pipe, abort } = renderToPipeableStream(
-      <DocumentSessionIdContext.Provider value={pageLoad?.calledApi ? pageLoad.sessionId : null}>
+      <DocumentSessionIdContext.Provider value={!shared && pageLoad?.calledApi ? pageLoad.sessionId : null}>
         <ServerRouter context={routerContext} url={request.url} />
       </DocumentSessionIdContext.Provider>,
       {

@@ -2,10 +2,12 @@
  * What a shared HTTP cache may keep, per route family (ADR 053): the public pages are `public`
  * for a minute when nothing about the visitor went into them; everything personal is
  * `private, no-store`; the files say their own lifetimes. The real web server, pages compiled
- * by Vite; the API is unreachable (an invitation's check is still a call in the visitor's name).
+ * by Vite; the API is unreachable (a failed check is the visitor's own), but for an invitation's
+ * page, which is checked against the real API as a child process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_PAGE_CACHE_CONTROL } from '../app/lib/page/page-caching.ts';
+import { SHARED_INVITATION_PAGE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL } from '../app/lib/page/page-caching.ts';
+import { startApiProcess, type ApiProcess } from './support/api-process.ts';
 import { expectConsole } from './support/console-guard.ts';
 import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 
@@ -52,7 +54,7 @@ describe('public pages', () => {
       ['/de', { headers: { ...BUCKET, cookie: 'cc_cookie=%7B%7D' } }],
       ['/de', { headers: { ...BUCKET, authorization: 'Bearer x' } }],
       ['/de', { headers: { ...BUCKET, 'x-test-now': '2026-06-15T10:00:00Z' } }],
-      // An invitation's check is a call in the visitor's name (it counts the visit).
+      // An invitation whose check failed (the API is away): the failure is this visitor's.
       ['/de?rc=WELCOME2026', { headers: BUCKET }],
       // An arrival that brings something to keep sets the flow cookie.
       ['/de?sourcePath=%2Fshop%2Fshoes', { headers: BUCKET }],
@@ -82,5 +84,41 @@ describe('everything else', () => {
   it('the files say their own lifetimes', async () => {
     expect((await head('/acquisition-defaults.json')).cacheControl).toBe('no-cache');
     expect((await head('/messages/de.json')).cacheControl).toBe('no-cache');
+  });
+});
+
+describe('an invitation’s page', () => {
+  let api: ApiProcess;
+  let withApi: TestWebServer;
+  beforeAll(async () => {
+    api = await startApiProcess();
+    withApi = await startWebServer({ API_URL: api.url, TEST_CLOCK: 'true' });
+  }, 120_000);
+  afterAll(async () => {
+    await withApi?.close();
+    await api?.dispose();
+  });
+
+  async function visit(path: string, headers: Record<string, string> = {}) {
+    const response = await fetch(`${withApi.url}${path}`, { redirect: 'manual', headers: { ...BUCKET, ...headers } });
+    return { status: response.status, cacheControl: response.headers.get('cache-control'), location: response.headers.get('location'), setCookie: response.headers.has('set-cookie'), html: await response.text() };
+  }
+
+  it('is kept a few seconds when its check is the same for every visitor; with a referrer it is the visitor’s own', async () => {
+    const { code } = JSON.parse(await api.cli('code', 'create', '--inviter', 'Małgorzata', '--balance', '5', '--json')) as { code: string };
+    // Valid, and refused (a code no one issued): the same page for everyone who opens the address.
+    const valid = await visit(`/pl?rc=${code}`);
+    expect(valid).toMatchObject({ status: 200, cacheControl: SHARED_INVITATION_PAGE_CACHE_CONTROL, setCookie: false });
+    expect(valid.html).toContain('Małgorzata');
+    // Nothing of a page load in it: the browser mints its own id.
+    expect(valid.html).not.toContain('acq-session-id');
+    expect((await visit('/pl?rc=NOSUCHCODE1')).cacheControl).toBe(SHARED_INVITATION_PAGE_CACHE_CONTROL);
+    // Arriving from another site is this visitor's arrival: kept in their flow cookie, checked against the blocklist.
+    const fromElsewhere = await visit(`/pl?rc=${code}`, { referer: 'https://blog.example.org/post' });
+    expect(fromElsewhere).toMatchObject({ status: 200, cacheControl: 'private, no-store', setCookie: true });
+    const blocked = await visit(`/pl?rc=${code}`, { referer: 'https://www.mydealz.de/deals/1' });
+    expect(blocked.status).toBe(302);
+    expect(blocked.location).toMatch(/^\/pl\/registration\/deny/);
+    expect(blocked.cacheControl).toBe('private, no-store');
   });
 });

@@ -91,8 +91,10 @@ export async function loader(args: Route.LoaderArgs) {
   const invitation = { code: link.code, validityTimestamp: link.validityTimestamp, slug };
   // The arrival rule (spec §4): the referrer this invitation arrived with.
   const { referrer, arrival } = referrerOf(args, flow, invitation);
+  // Without a referrer the check is the same for every visitor of this address, and so is the
+  // page (ADR 053): a cache may share it for a few seconds. A referrer is this visitor's own.
   const [check, detected] = await Promise.all([
-    checkCode({ ...invitation, referrer }, { request, context }),
+    checkCode({ ...invitation, referrer }, { request, context, shared: referrer === null }),
     options.registrationFormFinishedInPopup ? serverCountry(request, context) : Promise.resolve(undefined),
   ]);
   if (check.status === 'refused' && check.refusal.reason === 'referrer') throw await deny(args, 'referrer', invitation, referrer);

@@ -40,6 +40,12 @@ export interface ApiCallOptions {
   timeoutMs?: number;
   /** A Bearer token to send instead of the visitor's own (admin calls). */
   token?: string | undefined;
+  /**
+   * The answer is the same for every visitor (an invitation's public details, ADR 053): a
+   * success leaves the page shareable by a cache. A failure (a limit, an outage) is this
+   * visitor's: the page is private.
+   */
+  shared?: boolean;
 }
 
 /** The request's page load (set by the root middleware for every page request). */
@@ -54,11 +60,12 @@ function pageLoad(request: Request, context: Readonly<RouterContextProvider>): P
 export async function callApi<TData, TVariables>(
   op: Operation<TData, TVariables>,
   variables: TVariables,
-  { request, context, timeoutMs = GRAPHQL_TIMEOUT_MS, token: explicitToken }: ApiCallOptions,
+  { request, context, timeoutMs = GRAPHQL_TIMEOUT_MS, token: explicitToken, shared = false }: ApiCallOptions,
 ): Promise<ApiResult<TData>> {
   const info = context.get(requestInfoContext);
   const page = pageLoad(request, context);
-  page.calledApi = true;
+  if (!shared) page.calledApi = 'personal';
+  else page.calledApi ??= 'shared';
   const headers = new Headers({
     'content-type': 'application/json',
     accept: 'application/graphql-response+json, application/json',
@@ -81,6 +88,7 @@ export async function callApi<TData, TVariables>(
 
   /** The application-level hook for GraphQL and network errors (spec §8): every failure passes here. */
   const failed = (error: ApiFailure, status?: number, codes?: string[]): ApiResult<TData> => {
+    page.calledApi = 'personal';
     try {
       info.errors.apiFailure({ operation: op.name, kind: error.kind, status, codes, variables, page: page.sourcePage });
     } catch {

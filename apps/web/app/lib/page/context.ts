@@ -73,8 +73,12 @@ export interface PageLoadInfo {
   sessionId: string;
   /** X-Source-Page: the page's path as the visitor sees it (never `….data`). */
   sourcePage: string;
-  /** Set by the first API call made with this id: the document then names it, and is private (ADR 053). */
-  calledApi?: true;
+  /**
+   * Set by the first API call made with this id: `personal` for a call in the visitor's name or
+   * any failed call (the page is then private, ADR 053), `shared` for a call whose answer is the
+   * same for everyone (an invitation's details). A private document names the id.
+   */
+  calledApi?: 'personal' | 'shared';
 }
 
 export const pageLoadContext = createContext<PageLoadInfo>();

@@ -4,12 +4,13 @@
  * landing page, the static pages, the 404) and nothing about this visitor went into it: a GET
  * answered 200 or 404 with no form's answer and no cookie set, no cookie but the language ones,
  * no credentials, no test calendar, no API call made in the visitor's name (an invitation's
- * check counts the visit), and an experiment bucket a cache can key (X-Experiment-Bucket) or no
- * experiment at all. Anything else is `private, no-store`. `Vary` names what the page depends on
+ * check is shared only without a referrer; a failed call is the visitor's), and an experiment bucket a cache can key (X-Experiment-Bucket) or no
+ * experiment at all; an invitation's page for a few seconds only. Anything else is `private, no-store`. `Vary` names what the page depends on
  * besides its address: Cookie (a visitor with any cookie is answered afresh), the language for
  * unprefixed pages, and the trusted country header.
  */
-import { PRIVATE_PAGE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL } from './page-caching.ts';
+import { readInvitation } from '@velvet/validation/links';
+import { PRIVATE_PAGE_CACHE_CONTROL, SHARED_INVITATION_PAGE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL } from './page-caching.ts';
 import { EXPERIMENT_BUCKET_HEADER, type ExperimentsData } from '../experiments/experiments-shared.ts';
 import { TEST_NOW_HEADER } from '../calendar/club-time.ts';
 import { LANGUAGE_COOKIES } from '../i18n/i18n.ts';
@@ -26,7 +27,7 @@ export interface DocumentFacts {
   leafRouteId: string | undefined;
   /** A form's answer is part of the page. */
   answeredForm: boolean;
-  /** The page's loaders called the API (in the visitor's name). */
+  /** The page's loaders called the API in the visitor's name, or a call failed. */
   calledApi: boolean;
   experiments: Pick<ExperimentsData, 'bucketSource' | 'assignments'> | undefined;
   trustedCountryHeader: string | undefined;
@@ -58,17 +59,19 @@ function isSharedPage(facts: DocumentFacts): boolean {
   );
 }
 
-/** Sets the page's Cache-Control and adds to its Vary what a shared copy depends on. */
-export function applyPageCaching(facts: DocumentFacts): void {
+/** Sets the page's Cache-Control and adds to its Vary what a shared copy depends on; true for a shared page. */
+export function applyPageCaching(facts: DocumentFacts): boolean {
   const { headers } = facts;
   if (!isSharedPage(facts)) {
     headers.set('Cache-Control', PRIVATE_PAGE_CACHE_CONTROL);
-    return;
+    return false;
   }
-  headers.set('Cache-Control', SHARED_PAGE_CACHE_CONTROL);
+  const invitation = readInvitation(new URL(facts.request.url).searchParams) !== null;
+  headers.set('Cache-Control', invitation ? SHARED_INVITATION_PAGE_CACHE_CONTROL : SHARED_PAGE_CACHE_CONTROL);
   const vary = new Set((headers.get('vary') ?? '').split(',').map((name) => name.trim()).filter(Boolean));
   vary.add('Cookie');
   if (facts.experiments?.bucketSource === 'cache') vary.add(EXPERIMENT_BUCKET_HEADER);
   if (facts.trustedCountryHeader) vary.add(facts.trustedCountryHeader);
   headers.set('Vary', [...vary].join(', '));
+  return true;
 }

@@ -4,8 +4,7 @@
  * @velvet/validation/registration-code, the one table both apps read.
  */
 import { verdict, type CodeVerdict } from '@velvet/validation/registration-code';
-import type { RouterContextProvider } from 'react-router';
-import { callApi, type ApiFailure } from '../api/api.server.ts';
+import { callApi, type ApiCallOptions, type ApiFailure } from '../api/api.server.ts';
 import { checkRegistrationCode, type RegistrationCodeDetails } from '../api/operations.ts';
 
 /** A message for the visitor: an id of the catalogs and its values. */
@@ -23,7 +22,7 @@ export type CodeCheck =
 
 export async function checkCode(
   input: { code: string; validityTimestamp?: string | null; slug?: string | null; referrer?: string | null },
-  options: { request: Request; context: Readonly<RouterContextProvider> },
+  options: Pick<ApiCallOptions, 'request' | 'context' | 'shared'>,
 ): Promise<CodeCheck> {
   const result = await callApi(
     checkRegistrationCode,
