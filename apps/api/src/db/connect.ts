@@ -79,11 +79,37 @@ function openSqlite(url: string): Opened {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }), plugins: [new SqliteBooleanPlugin()] });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: keepingStatements(database) }), plugins: [new SqliteBooleanPlugin()] });
   // Kysely runs one query at a time on the file's one connection, behind every transaction in
   // progress; the health check asks the handle itself, which answers between their statements.
   const select1 = database.prepare('select 1');
   return { db, ping: () => Promise.resolve().then(() => void select1.get()), closePing: () => Promise.resolve() };
+}
+
+/** How many compiled statements the SQLite handle keeps (our queries are a few dozen shapes). */
+const KEPT_STATEMENTS = 500;
+
+/**
+ * The handle Kysely prepares its queries on, keeping each compiled statement by its SQL: a
+ * better-sqlite3 statement is made to be run again (prepare once, run many — the driver's own
+ * way), and compiling it anew was a tenth of an invitation check's time (ADR 053). Bounded: a
+ * full set is dropped and refilled. No query of ours streams (`iterate`), the one use that
+ * could not share a statement; SQLite recompiles a kept statement itself after a schema change.
+ */
+function keepingStatements(database: SqliteDatabase.Database): SqliteDialectConfig['database'] {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= KEPT_STATEMENTS) statements.clear();
+        statement = database.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /**
