@@ -70,9 +70,31 @@ describe('nginx in front', () => {
     }
   });
 
-  it('never keeps what is someone’s own: an invitation, a visitor with cookies, a form’s answer', async () => {
+  it('keeps an invitation seconds for visitors without a referrer; one arriving from another site reaches the origin', async () => {
+    const answers: Answer[] = [];
+    // The copies are per bucket too: hits come once a bucket is drawn twice within the copy's 10 s.
+    while (answers.filter((a) => a.cache === 'HIT').length < 2 && answers.length < 200) answers.push(await get('/de?rc=WELCOME2026'));
+    expect(answers.filter((a) => a.cache === 'HIT').length).toBe(2);
+    for (const { status: code, body, cacheControl } of answers) {
+      expect(code).toBe(200);
+      expect(cacheControl).toMatch(/^public, max-age=0, s-maxage=10,/);
+      expect(body).toContain('Sophie');
+      expect(body).not.toMatch(/acq-session-id|name="formStartedAt" value="[^"]/);
+    }
+    // From a blocked site (spec §4): never a copy, the origin sends the visitor to the deny page, every time.
+    for (let i = 0; i < 2; i++) {
+      const blocked = await get('/de?rc=WELCOME2026', { referer: 'https://www.mydealz.de/deals/1' });
+      expect(blocked.status).toBe(302);
+      expect(blocked.cache).not.toBe('HIT');
+    }
+    // From another site that is allowed: the visitor's own arrival, kept in their flow cookie, never shared.
+    const elsewhere = await get('/de?rc=WELCOME2026', { referer: 'https://blog.example.org/post' });
+    expect(elsewhere).toMatchObject({ status: 200, cacheControl: 'private, no-store' });
+    expect(elsewhere.cache).not.toBe('HIT');
+  });
+
+  it('never keeps what is someone’s own: a visitor with cookies, a form’s answer', async () => {
     const personal = [
-      () => get('/de?rc=WELCOME2026'),
       () => get('/de', { cookie: 'acq_token=eyJhbGciOiJIUzI1NiJ9.e30.x' }),
       () => get('/de', { cookie: 'acq_anonymous_id=3f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b' }),
     ];
