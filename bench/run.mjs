@@ -89,7 +89,7 @@ const options = parseArgs(process.argv.slice(2));
 const webPort = port(process.env.BENCH_WEB_PORT, 3410);
 const apiPort = port(process.env.BENCH_API_PORT, 9410);
 /** @type {import('./lib/sections.mjs').Ports} */
-const ports = { web: webPort, api: apiPort, htmlAnchor: webPort + 1, nginx: webPort + 2, yogaAnchor: apiPort + 1, apiAlone: apiPort + 2 };
+const ports = { web: webPort, api: apiPort, htmlAnchor: webPort + 1, nginx: webPort + 2, routerAnchor: webPort + 3, yogaAnchor: apiPort + 1, apiAlone: apiPort + 2 };
 /** @type {import('./lib/sections.mjs').Settings} */
 const settings = {
   quick: options.quick,

@@ -59,7 +59,7 @@ function cacheKey(root, source) {
  * @param {string} root repository root
  * @returns {{ buildDir: string, built: boolean }}
  */
-function ensureAnchorBuild(root) {
+export function ensureAnchorBuild(root) {
   const source = path.join(root, 'bench/anchor');
   const cacheRoot = path.join(root, 'node_modules/.cache/velvet-bench/anchor');
   const buildDir = path.join(cacheRoot, cacheKey(root, source));
@@ -81,12 +81,13 @@ const TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/wo
 
 /**
  * Serves a React Router build (static files from client/, everything else through the
- * framework's request listener) on 127.0.0.1 and an ephemeral port.
+ * framework's request listener) on 127.0.0.1 and `port` (an ephemeral one by default).
  * @param {string} root repository root
  * @param {string} buildDir
+ * @param {number} [port]
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
-async function serveBuild(root, buildDir) {
+export async function serveBuild(root, buildDir, port = 0) {
   const build = await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href);
   // The framework's Node adapter, as the anchor's package.json names it (resolved from bench/anchor).
   const adapter = createRequire(path.join(root, 'bench/anchor/package.json')).resolve('@react-router/node');
@@ -103,7 +104,7 @@ async function serveBuild(root, buildDir) {
     }
     void listener(request, response);
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
   const address = /** @type {import('node:net').AddressInfo} */ (server.address());
   return {
     url: `http://127.0.0.1:${address.port}`,

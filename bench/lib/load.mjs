@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
  * @property {string} [body]
  * @property {(status: number, body: string) => void} [onResponse] sees every response (collects bodies: a little slower)
  * @property {() => string} [makeBody] a new body for every request (e.g. a fresh email address); replaces `body`
+ * @property {() => string} [makePath] a new path (with its query) for every request, e.g. a page for another code
  * @property {(() => number) | null} [cpu] the server's CPU milliseconds so far (bench/lib/cpu.mjs): gives cpuPerRequest
  */
 
@@ -38,10 +39,12 @@ import autocannon from 'autocannon';
  * @param {LoadOptions} options
  * @returns {Promise<LoadResult>}
  */
-export async function load({ url, connections, duration, method = 'GET', headers, body, onResponse, makeBody, cpu }) {
+export async function load({ url, connections, duration, method = 'GET', headers, body, onResponse, makeBody, makePath, cpu }) {
   /** @type {Record<string, unknown>} */
   const request = { method, headers, body };
-  if (makeBody) request.setupRequest = (/** @type {Record<string, unknown>} */ req) => ({ ...req, body: makeBody() });
+  if (makeBody || makePath) {
+    request.setupRequest = (/** @type {Record<string, unknown>} */ req) => ({ ...req, ...(makeBody ? { body: makeBody() } : {}), ...(makePath ? { path: makePath() } : {}) });
+  }
   if (onResponse) request.onResponse = (/** @type {number} */ status, /** @type {string} */ text) => onResponse(status, text);
   const cpuBefore = cpu?.() ?? 0;
   const result = await autocannon({
@@ -49,7 +52,7 @@ export async function load({ url, connections, duration, method = 'GET', headers
     connections,
     duration,
     timeout: 10,
-    ...(onResponse || makeBody ? { requests: [request] } : request),
+    ...(onResponse || makeBody || makePath ? { requests: [request] } : request),
   });
   return {
     url,

@@ -40,6 +40,7 @@ import { num, printTable } from './format.mjs';
  * @property {number} api         the product's API (BENCH_API_PORT, default 9410)
  * @property {number} htmlAnchor  the bare node:http server (web + 1)
  * @property {number} nginx       nginx in front of the web server (web + 2)
+ * @property {number} routerAnchor the bare React Router page (web + 3)
  * @property {number} yogaAnchor  the bare Yoga server (api + 1)
  * @property {number} apiAlone    the API alone on PostgreSQL (api + 2)
  */
