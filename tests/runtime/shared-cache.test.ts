@@ -13,6 +13,7 @@ interface Answer {
   status: number;
   cache: string | null;
   cacheControl: string | null;
+  correlationId: string | null;
   body: string;
 }
 
@@ -22,7 +23,13 @@ let front: string;
 
 async function get(pathname: string, headers: Record<string, string> = {}): Promise<Answer> {
   const response = await fetch(`${front}${pathname}`, { headers, redirect: 'manual' });
-  return { status: response.status, cache: response.headers.get('x-cache-status'), cacheControl: response.headers.get('cache-control'), body: await response.text() };
+  return {
+    status: response.status,
+    cache: response.headers.get('x-cache-status'),
+    cacheControl: response.headers.get('cache-control'),
+    correlationId: response.headers.get('x-correlation-id'),
+    body: await response.text(),
+  };
 }
 
 beforeAll(async () => {
@@ -60,6 +67,8 @@ describe('nginx in front', () => {
     }
     // One copy per bucket, not one for the address: the cache went on asking the origin as new buckets came.
     expect(rendered.size).toBeGreaterThan(10);
+    // Every answer has its own correlation id: a kept copy does not replay the one it was rendered under.
+    expect(new Set(answers.map((a) => a.correlationId)).size).toBe(answers.length);
   });
 
   it('keeps the languages of an unprefixed page apart', async () => {
