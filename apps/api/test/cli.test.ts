@@ -459,8 +459,8 @@ describe('admin CLI', () => {
 
       const flagged = await cli(['code', 'flagged'], { DATABASE_URL: url });
       const line = flagged.stdout.split('\n').find((l) => l.startsWith('LEAKY-1'));
-      // Held 0, score 6 (two blocked referrers), no registration, one network, one country, 2 referrers, 1 near miss.
-      expect(line).toMatch(/^LEAKY-1\s+Greta\s+\S+\s+0\s+6\s+0\s+1\s+1\s+2\s+1$/);
+      // Held 0, score 1 (one network from a blocked referrer, ADR 054), no registration, one network, one country, 2 referrers, 1 near miss.
+      expect(line).toMatch(/^LEAKY-1\s+Greta\s+\S+\s+0\s+1\s+0\s+1\s+1\s+2\s+1$/);
       expect((await cli(['code', 'list'], { DATABASE_URL: url })).stdout).toMatch(/LEAKY-1\s+Greta\s+4\s+0\s+-\s+-\s+quarantined/);
 
       const rotated = await cli(['code', 'rotate', '--code', 'leaky-1', '--json'], { DATABASE_URL: url });

@@ -13,10 +13,12 @@ describe('client networks (issue 12 §2)', () => {
     expect(clientNetwork('unknown')).toBe('unknown');
   });
 
-  it("spread a code's signals over IPv4 /24 and IPv6 /64", () => {
+  it("spread a code's signals over IPv4 /24 and IPv6 /48: one line's many /64s are one network (ADR 054)", () => {
     expect(signalNetwork('203.0.113.9')).toBe('203.0.113.0/24');
     expect(signalNetwork('::ffff:198.51.100.4')).toBe('198.51.100.0/24');
-    expect(signalNetwork('2001:db8:aa:1::1')).toBe('2001:db8:aa:1::/64');
+    expect(signalNetwork('2001:db8:aa:1::1')).toBe('2001:db8:aa::/48');
+    expect(signalNetwork('2001:db8:aa:ff01::7')).toBe('2001:db8:aa::/48');
+    expect(signalNetwork('2001:db8:ab:1::1')).toBe('2001:db8:ab::/48');
   });
 });
 

@@ -36,6 +36,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
       // The tables each migration creates (and, undone, brings back), newest first: undoing it
       // takes exactly those away.
       const createdBy: { created: string[]; restored?: string[] }[] = [
+        { created: ['code_signal_networks'] },
         { created: [] }, // 0016-outbox-inviter-name: a rewrite of stored payloads only
         { created: [] }, // 0015-audit-log-pseudonyms: a trigger and a rewrite only
         { created: ['admin_second_factor_challenges'] },
@@ -79,6 +80,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'admission_capacity',
         'audit_log',
         'code_signal_counts',
+        'code_signal_networks',
         'code_signal_sources',
         'consent_records',
         'consents',

@@ -1,6 +1,7 @@
 /**
- * Leaked codes caught and rotated (issue 12 §4, ADR 043): a code's signals — registrations an hour
- * against its balance, the spread of networks and countries, blocked referrers, near-miss codes —
+ * Leaked codes caught and rotated (issue 12 §4, ADR 043): a code's signals — counted by client
+ * network since ADR 054 (leak-watch-networks.test.ts): networks registering beyond its places,
+ * arriving from blocked referrers, typing near-miss codes, and their countries —
  * past CODE_QUARANTINE_SCORE quarantine it: new registrations are held for review (no member, no
  * email, no place), the inviter gets a fresh private link in their language, and operators
  * release or rotate it.
@@ -8,7 +9,7 @@
 import { catalogs } from '@velvet/i18n/catalogs';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readCodeSignals, recordCodeSignal } from '../src/domain/code-signals.ts';
+import { readCodeSignals, readLeakEvidence, recordCodeSignal } from '../src/domain/code-signals.ts';
 import { pruneLeakRecords } from '../src/jobs/retention.ts';
 import { createRegistrationLink } from '../src/domain/registration-link.ts';
 import { listFlaggedCodes } from '../src/services/list-flagged-codes.ts';
@@ -49,12 +50,12 @@ describe.each(ENGINES)('leaked codes on %s', (engine) => {
     return Number((await query.executeTakeFirstOrThrow()).n);
   };
 
-  it('a bot registering on one code: the places it can take, then held registrations; the inviter hears in German', async () => {
+  it('a bot registering from many networks on one code: the places it can take, then held registrations; the inviter hears in German', async () => {
     const { id, code } = await germanInviterCode(5);
     const outcomes: string[] = [];
-    for (let i = 0; i < 20; i++) outcomes.push((await register(code)).outcome ?? 'refused');
-    // 5 places, then the code is full; 5 registrations an hour are plausible for any code, each
-    // one beyond is 2 points: the 10th reaches 10 and is held, as is every one after it.
+    for (let i = 0; i < 20; i++) outcomes.push((await register(code, { from: `198.51.${i}.7` })).outcome ?? 'refused');
+    // 5 places, then the code is full; each network that registers finding no place left is 2
+    // points (ADR 054): the 5th of them reaches 10 and is held, as is every one after it.
     expect(outcomes).toEqual([...Array(5).fill('FORM_FINISHED'), ...Array(4).fill('refused'), ...Array(11).fill('PENDING_REVIEW')]);
     expect(await quarantined(id)).toBe(true);
     expect(await count('members', ['status', 'pending'])).toBe(5);
@@ -69,26 +70,20 @@ describe.each(ENGINES)('leaked codes on %s', (engine) => {
     expect(email?.text).toMatch(new RegExp(`https://club\\.example/de/\\?rc=${code}&validityTimestamp=\\d+\\.`));
   });
 
-  it('a leaked code visited from a coupon forum is quarantined by the referrer hits alone', async () => {
+  it('a leaked code visited from a coupon forum by many networks is quarantined by the referrer hits alone', async () => {
     const { id, code } = await insertCode(db(), { balance: 20 });
+    const countries = ['DE', 'AT', 'CH', 'FR'];
     for (let i = 0; i < 4; i++) {
-      await graphql(api.yoga, CHECK_CODE, { variables: { registrationCode: code, referrer: 'https://www.mydealz.de/gutscheine/velvet-rope' } });
+      await graphql(api.yoga, CHECK_CODE, {
+        variables: { registrationCode: code, referrer: 'https://www.mydealz.de/gutscheine/velvet-rope' },
+        headers: { 'cf-ipcountry': countries[i]! },
+        serverContext: { req: { socket: { remoteAddress: `198.51.${i}.7` } } },
+      });
     }
     expect(await quarantined(id)).toBe(true);
     const [flagged] = await listFlaggedCodes(db());
-    expect(flagged).toMatchObject({ code, held: 0, signals: { blockedReferrersLastDay: 4, score: 12 } });
-  });
-
-  it('registrations from many networks and countries quarantine a code with places to spare', async () => {
-    const { id, code } = await insertCode(db(), { balance: 50 });
-    const countries = ['DE', 'FR', 'US', 'BR', 'IN'];
-    for (let i = 0; i < 10 && !(await quarantined(id)); i++) {
-      await register(code, { from: `198.51.${i}.7`, country: countries[i % countries.length] });
-    }
-    expect(await quarantined(id)).toBe(true);
-    const [flagged] = await listFlaggedCodes(db());
-    expect(flagged!.signals.networksLastDay).toBeGreaterThan(5);
-    expect(flagged!.signals.countriesLastDay).toBeGreaterThan(2);
+    // Four networks (1 each, none registered) from four countries (2 for each beyond the first).
+    expect(flagged).toMatchObject({ code, held: 0, signals: { blockedReferrersLastDay: 4, blockedNetworks: 4, suspiciousCountries: 4, score: 10 } });
   });
 
   it('counts near-miss codes typed against the code they miss by one character', async () => {
@@ -162,18 +157,19 @@ describe.each(ENGINES)('leaked codes on %s', (engine) => {
   it('weighs a code seen from many networks at the cost of a few, with the same verdict; an operator\'s list counts them all', async () => {
     const { id } = await insertCode(db(), { balance: 5 });
     const now = new Date();
-    for (let i = 0; i < 40; i++) await recordCodeSignal(db(), id, 'registration', { network: `198.51.${i}.0/24`, country: null }, now);
-    const code = { id, balance: 5, signalsSince: null };
-    const decided = await readCodeSignals(db(), code, now, 10);
-    // Counted as far as 10 + 5 networks: enough for the score to reach 10 on networks alone.
-    expect(decided.networksLastDay).toBe(15);
-    expect(decided.score).toBeGreaterThanOrEqual(10);
+    for (let i = 0; i < 40; i++) await recordCodeSignal(db(), id, 'blocked_referrer', { network: `198.51.${i}.0/24`, country: 'DE' }, now);
+    for (let i = 0; i < 30; i++) await recordCodeSignal(db(), id, 'registration', { network: `192.0.${i}.0/24`, country: 'FR' }, now);
+    const code = { id, signalsSince: null };
+    const decided = await readLeakEvidence(db(), code, now, 10);
+    // Read as far as 10 + 5 networks: enough for the score to reach 10 on them alone; the
+    // registrations within the places are no evidence and are not read at all.
+    expect(decided).toMatchObject({ blockedNetworks: 15, score: 15 });
     const listed = await readCodeSignals(db(), code, now);
-    expect(listed).toMatchObject({ networksLastDay: 40, registrationsLastHour: 40 });
+    expect(listed).toMatchObject({ blockedNetworks: 40, blockedReferrersLastDay: 40, registrationsLastHour: 30, networksLastDay: 70, countriesLastDay: 2, score: 40 });
     // A day later the networks have left the window, and the registrations the hour.
-    expect(await readCodeSignals(db(), code, new Date(now.getTime() + 86_400_000 + 1))).toMatchObject({ networksLastDay: 0, registrationsLastHour: 0, score: 0 });
+    expect(await readCodeSignals(db(), code, new Date(now.getTime() + 86_400_000 + 1))).toMatchObject({ networksLastDay: 0, registrationsLastHour: 0, blockedNetworks: 0, score: 0 });
     // After an operator's release, only what comes after counts.
-    expect(await readCodeSignals(db(), { ...code, signalsSince: new Date(now.getTime() + 1).toISOString() }, new Date(now.getTime() + 2))).toMatchObject({ networksLastDay: 0, registrationsLastHour: 0 });
+    expect(await readCodeSignals(db(), { ...code, signalsSince: new Date(now.getTime() + 1).toISOString() }, new Date(now.getTime() + 2))).toMatchObject({ networksLastDay: 0, registrationsLastHour: 0, score: 0 });
   });
 
   it('forgets signals and held registrations after 30 days (the retention pass)', async () => {
@@ -181,10 +177,11 @@ describe.each(ENGINES)('leaked codes on %s', (engine) => {
     const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
     const recent = new Date().toISOString();
     for (const [n, at] of [[1, old], [2, recent]] as const) {
-      await recordCodeSignal(db(), id, 'registration', { network: null, country: null }, new Date(at));
+      await recordCodeSignal(db(), id, 'registration', { network: `198.51.${n}.0/24`, country: null }, new Date(at));
       await db().insertInto('held_registrations').values({ id: randomUUID(), registration_code_id: id, email: `held-${n}@example.test`, language: 'en', submission: '{}', created_at: at }).execute();
     }
-    expect(await pruneLeakRecords(db())).toEqual({ codeSignals: 1, heldRegistrations: 1 });
+    // The old bucket's count and the network last seen then.
+    expect(await pruneLeakRecords(db())).toEqual({ codeSignals: 2, heldRegistrations: 1 });
     expect(await count('held_registrations')).toBe(1);
   });
 });

@@ -2,7 +2,9 @@
  * The network a client address belongs to (issue 12 §2, §4): what per-address limits count and
  * what a code's signals spread over. An IPv4 address is one client; an IPv6 client gets a whole
  * /64 from its provider and can take a new address from it for every request, so the /64 is the
- * client. For the spread of a code's visitors, IPv4 counts by /24 (one provider's block).
+ * client. For the spread of a code's visitors, IPv4 counts by /24 (one provider's block) and
+ * IPv6 by /48 (one site's allocation: a home or office line is delegated a /48 or a /56, so one
+ * stranger has thousands of /64s — and must count once, ADR 054).
  */
 import { isIPv4, isIPv6 } from 'node:net';
 
@@ -37,23 +39,23 @@ function mappedIpv4(groups: number[]): string | null {
  * (`2001:db8:1:2::/64`). Anything else (`unknown`) is returned unchanged.
  */
 export function clientNetwork(address: string): string {
-  return networkOf(address, 32);
+  return networkOf(address, 32, 64);
 }
 
-/** The network a code's signals count: IPv4 by /24, IPv6 by /64. */
+/** The network a code's signals count: IPv4 by /24, IPv6 by /48. */
 export function signalNetwork(address: string): string {
-  return networkOf(address, 24);
+  return networkOf(address, 24, 48);
 }
 
-function networkOf(address: string, ipv4Bits: 24 | 32): string {
+function networkOf(address: string, ipv4Bits: 24 | 32, ipv6Bits: 48 | 64): string {
   const ip = address.trim().toLowerCase();
   if (isIPv4(ip)) return ipv4Bits === 32 ? ip : `${ip.split('.').slice(0, 3).join('.')}.0/24`;
   const groups = ipv6Groups(ip);
   if (!groups) return ip;
   const v4 = mappedIpv4(groups);
-  if (v4) return networkOf(v4, ipv4Bits);
+  if (v4) return networkOf(v4, ipv4Bits, ipv6Bits);
   return `${groups
-    .slice(0, 4)
+    .slice(0, ipv6Bits / 16)
     .map((g) => g.toString(16))
-    .join(':')}::/64`;
+    .join(':')}::/${ipv6Bits}`;
 }

@@ -282,7 +282,20 @@ interface CodeSignalCountsTable {
   count: number;
 }
 
-/** Each client network and country a code was seen from, and when last (migration 0013). */
+/** What a client network did on a code (migration 0017, ADR 054): `registration_beyond_places` when no place was free. */
+export type NetworkSignalKind = CodeSignalKind | 'registration_beyond_places';
+
+/** Each client network's doings on a code, once per kind, with its country and when last seen (migration 0017). */
+interface CodeSignalNetworksTable {
+  registration_code_id: string;
+  kind: NetworkSignalKind;
+  /** A client network (IPv4 /24, IPv6 /48), never an address. */
+  network: string;
+  country: string | null;
+  last_seen: Timestamp;
+}
+
+/** Each client network and country a code was seen from, and when last (migration 0013; written until 0017). */
 interface CodeSignalSourcesTable {
   registration_code_id: string;
   dimension: 'network' | 'country';
@@ -391,6 +404,7 @@ export interface Database {
   feature_revision: FeatureRevisionTable;
   code_signal_counts: CodeSignalCountsTable;
   code_signal_sources: CodeSignalSourcesTable;
+  code_signal_networks: CodeSignalNetworksTable;
   held_registrations: HeldRegistrationsTable;
   legal_documents_revision: LegalDocumentsRevisionTable;
   waitlist_releases: WaitlistReleasesTable;

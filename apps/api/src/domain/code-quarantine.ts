@@ -1,7 +1,8 @@
 /**
- * Leaked codes caught (issue 12 §4, ADR 043). Each request watches the codes it touches
+ * Leaked codes caught (issue 12 §4, ADR 043, ADR 054). Each request watches the codes it touches
  * (`CodeWatch`): a registration, a visit from a blocked referrer, a near-miss typed code is
- * recorded (code-signals.ts), and a code whose leak score reaches CODE_QUARANTINE_SCORE is
+ * recorded against the client's network (code-signals.ts), and a code whose leak score — many
+ * networks, never one network's repeats — reaches CODE_QUARANTINE_SCORE is
  * quarantined: new registrations on it are held for review (nobody is refused, nobody gets an
  * account yet), and its inviter gets an email in their language with a fresh private link — a
  * signed link made after the quarantine, which registers as before. Operators see and decide
@@ -11,11 +12,11 @@ import type { Kysely } from 'kysely';
 import { isLocale } from '@velvet/i18n/locales';
 import type { Db } from '../db/connect.ts';
 import { lockRow } from '../db/lock.ts';
-import type { CodeSignalKind, Database } from '../db/schema.ts';
+import type { Database, NetworkSignalKind } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
 import { enqueueEmail } from '../mail/outbox.ts';
-import { nearMissOf, readCodeSignals, recordCodeSignal } from './code-signals.ts';
+import { nearMissOf, readLeakEvidence, recordCodeSignal } from './code-signals.ts';
 import type { SignalSource } from './code-signals.ts';
 import { REGISTRATION_LINK_VALIDITY_DAYS } from './registration-link.ts';
 
@@ -65,8 +66,11 @@ async function quarantineCode(db: Db, codeId: string, now: Date): Promise<{ quar
 
 /** What a request observes about the codes it touches. */
 export interface CodeWatch {
-  /** Records the observation; true when the code is quarantined now (before, or by this one). */
-  observe(codeId: string, kind: Exclude<CodeSignalKind, 'near_miss'>): Promise<boolean>;
+  /**
+   * Records the observation; true when the code is quarantined now (before, or by this one).
+   * `registration_beyond_places`: a registration the code's check found without a free place.
+   */
+  observe(codeId: string, kind: Exclude<NetworkSignalKind, 'near_miss'>): Promise<boolean>;
   /** An unknown code was typed: counted against an issued code one character away, if any. */
   observeUnknown(code: string): Promise<void>;
 }
@@ -84,17 +88,17 @@ export function createCodeWatch(deps: {
   const weigh = async (codeId: string): Promise<boolean> => {
     const code = await deps.db
       .selectFrom('registration_codes')
-      .select(['id', 'balance', 'signals_since', 'quarantined_at'])
+      .select(['id', 'signals_since', 'quarantined_at'])
       .where('id', '=', codeId)
       .executeTakeFirst();
     if (!code) return false;
     if (code.quarantined_at) return true;
-    const signals = await readCodeSignals(deps.db, { id: code.id, balance: code.balance, signalsSince: code.signals_since }, deps.now, deps.threshold);
-    if (signals.score < deps.threshold) return false;
+    const evidence = await readLeakEvidence(deps.db, { id: code.id, signalsSince: code.signals_since }, deps.now, deps.threshold);
+    if (evidence.score < deps.threshold) return false;
     const { quarantined, outboxId } = await quarantineCode(deps.db, code.id, deps.now);
     if (quarantined) {
       deps.outboxSignal?.notify();
-      deps.logger?.warn({ registrationCodeId: code.id, outboxId, ...signals }, 'code quarantined: leak signals past the threshold');
+      deps.logger?.warn({ registrationCodeId: code.id, outboxId, ...evidence }, 'code quarantined: leak signals past the threshold');
     }
     return true;
   };

@@ -1,37 +1,43 @@
 /**
- * What an invitation code's traffic says about it (issue 12 §4, ADR 043): every registration on
- * it, every visit from a blocked referrer (a coupon site, a forum), every code typed that misses
- * it by one character. Each observation is counted (`code_signal_counts`, per 5-minute bucket)
- * and its client network and country remembered (`code_signal_sources`, never the address); the
- * leak score reads them over their windows, at a cost that does not grow with the traffic.
+ * What an invitation code's traffic says about it (issue 12 §4, ADR 043, ADR 054): every
+ * registration on it, every visit from a blocked referrer (a coupon site, a forum, web mail),
+ * every code typed that misses it by one character. Each observation is counted
+ * (`code_signal_counts`, per 5-minute bucket: what operators read) and remembered once per client
+ * network and kind (`code_signal_networks`, with the network's country, never the address).
  *
- * The score, with LEAK_RULES' numbers: registrations in the last hour beyond what the code's
- * balance (at least 5) makes plausible, 2 points each; client networks seen in the last day
- * beyond 5, 1 point each; countries beyond 2, 2 points each; blocked-referrer visits in the last
- * day, 3 points each; near-miss codes typed in the last day beyond 3, 1 point each. A code
- * reaching CODE_QUARANTINE_SCORE (default 10) is quarantined (code-quarantine.ts).
+ * The leak score weighs networks, never repeats (issue 20 §2): each network counts once, at most
+ * 2 points, whatever it did and however often. With LEAK_RULES' numbers, over the last day:
+ * - a network that registered when the code had no free place left (in the last hour), or came
+ *   from a blocked referrer and registered on the code: 2 points;
+ * - a network that came from a blocked referrer and never registered: 1 point;
+ * - networks that only typed near misses, beyond 3: 1 point each;
+ * - the countries of those networks, beyond 1: 2 points each.
+ * Registrations within the code's places are never evidence, however many and from wherever: a
+ * burst of the inviter's friends is what the places are for. A code reaching
+ * CODE_QUARANTINE_SCORE (default 10) is quarantined (code-quarantine.ts): it takes five
+ * networks of one country, or three from three countries — never one or two.
  */
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { CodeSignalKind, Database } from '../db/schema.ts';
+import type { CodeSignalKind, Database, NetworkSignalKind } from '../db/schema.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 const LEAK_RULES = {
-  /** Registrations an hour a code of any balance may have before they count. */
-  plausibleRegistrationsPerHour: 5,
-  pointsPerExtraRegistration: 2,
-  plausibleNetworks: 5,
-  pointsPerExtraNetwork: 1,
-  plausibleCountries: 2,
+  /** Registered finding no place left (last hour), or came from a blocked referrer and registered. */
+  pointsPerStrongNetwork: 2,
+  /** Came from a blocked referrer and never registered: web mail, a look. */
+  pointsPerBlockedNetwork: 1,
+  /** Only typed near misses: people mistype. */
+  plausibleNearMissNetworks: 3,
+  pointsPerExtraNearMissNetwork: 1,
+  /** Countries of the networks above: an inviter's own circle is mostly in one. */
+  plausibleCountries: 1,
   pointsPerExtraCountry: 2,
-  pointsPerBlockedReferrer: 3,
-  plausibleNearMisses: 3,
-  pointsPerExtraNearMiss: 1,
 } as const;
 
-/** Who made an observation: the client's network (IPv4 /24, IPv6 /64) and country, when known. */
+/** Who made an observation: the client's network (IPv4 /24, IPv6 /48) and country, when known. */
 export interface SignalSource {
   network: string | null;
   country: string | null;
@@ -42,94 +48,152 @@ const BUCKET_MS = 5 * 60_000;
 const bucketOf = (ms: number) => new Date(Math.floor(ms / BUCKET_MS) * BUCKET_MS).toISOString();
 
 /**
- * Records one observation: its bucket's count and the sources it came from, two or three
- * upserts of one row each, whatever the code's traffic (the hot path of every registration).
+ * Records one observation: its bucket's count and what its network did, two upserts of one row
+ * each, whatever the code's traffic (the hot path of every registration). Without a network (none
+ * known) only the count: it is no evidence against the code.
  */
-export async function recordCodeSignal(db: Kysely<Database>, codeId: string, kind: CodeSignalKind, source: SignalSource, now: Date): Promise<void> {
+export async function recordCodeSignal(db: Kysely<Database>, codeId: string, kind: NetworkSignalKind, source: SignalSource, now: Date): Promise<void> {
+  const counted: CodeSignalKind = kind === 'registration_beyond_places' ? 'registration' : kind;
   await db
     .insertInto('code_signal_counts')
-    .values({ registration_code_id: codeId, kind, bucket_start: bucketOf(now.getTime()), count: 1 })
+    .values({ registration_code_id: codeId, kind: counted, bucket_start: bucketOf(now.getTime()), count: 1 })
     .onConflict((oc) => oc.columns(['registration_code_id', 'kind', 'bucket_start']).doUpdateSet({ count: sql<number>`code_signal_counts.count + 1` }))
     .execute();
-  const sources = [
-    ...(source.network ? [{ dimension: 'network' as const, value: source.network }] : []),
-    ...(source.country ? [{ dimension: 'country' as const, value: source.country }] : []),
-  ];
-  if (sources.length === 0) return;
-  const seen = now.toISOString();
+  if (!source.network) return;
   await db
-    .insertInto('code_signal_sources')
-    .values(sources.map((s) => ({ registration_code_id: codeId, ...s, last_seen: seen })))
+    .insertInto('code_signal_networks')
+    .values({ registration_code_id: codeId, kind, network: source.network, country: source.country, last_seen: now.toISOString() })
     // Never moved back by a request that started earlier and finished later.
     .onConflict((oc) =>
-      oc.columns(['registration_code_id', 'dimension', 'value']).doUpdateSet({ last_seen: sql<string>`case when excluded.last_seen > code_signal_sources.last_seen then excluded.last_seen else code_signal_sources.last_seen end` }),
+      oc.columns(['registration_code_id', 'kind', 'network']).doUpdateSet({
+        last_seen: sql<string>`case when excluded.last_seen > code_signal_networks.last_seen then excluded.last_seen else code_signal_networks.last_seen end`,
+        country: sql<string | null>`coalesce(excluded.country, code_signal_networks.country)`,
+      }),
     )
     .execute();
 }
 
-export interface CodeSignals {
-  registrationsLastHour: number;
-  networksLastDay: number;
-  countriesLastDay: number;
-  blockedReferrersLastDay: number;
-  nearMissesLastDay: number;
+/** The evidence against a code (ADR 054): each network once. */
+export interface LeakEvidence {
+  /** Networks that registered finding no place left, in the last hour. */
+  networksBeyondPlacesLastHour: number;
+  /** Networks that came from a blocked referrer, and those of them that registered on the code. */
+  blockedNetworks: number;
+  blockedNetworksThatRegistered: number;
+  /** Networks that typed a near miss (those that did nothing else weigh, beyond 3). */
+  nearMissNetworks: number;
+  /** Countries of the networks above. */
+  suspiciousCountries: number;
   score: number;
 }
 
+/** What operators read: the evidence and the observations, every repeat counted. */
+export interface CodeSignals extends LeakEvidence {
+  registrationsLastHour: number;
+  blockedReferrersLastDay: number;
+  nearMissesLastDay: number;
+  /** Networks and countries the code was seen from in the last day, any kind. */
+  networksLastDay: number;
+  countriesLastDay: number;
+}
+
+/** The instants a code's windows start at: the last hour and day, from an operator's release at the earliest. */
+function windows(now: Date, signalsSince: string | null) {
+  const since = signalsSince ? new Date(signalsSince).getTime() : 0;
+  const after = (windowMs: number) => new Date(Math.max(now.getTime() - windowMs, since)).toISOString();
+  return { hour: after(HOUR_MS), day: after(DAY_MS) };
+}
+
 /**
- * The code's signals at `now`, counted from `since` at the earliest (an operator's release).
- * Counts are of whole 5-minute buckets: a window reaches back to the start of the bucket its
- * start falls in (up to 5 minutes more), and after a release only buckets that began after it
- * count (what came in the rest of that bucket is forgiven with the rest). Networks and
- * countries are exact.
+ * The evidence against the code at `now`, from an operator's release at the earliest. Networks
+ * are exact: those last seen inside the window.
  *
- * `decideAt`: the score that matters (CODE_QUARANTINE_SCORE). Networks and countries are then
- * counted only as far as they can change whether it is reached (each alone reaches it at
- * `decideAt + plausible`), so a code seen from thousands of networks costs what one seen from
- * twenty does. Without it (an operator's list) everything is counted.
+ * `decideAt`: the score that matters (CODE_QUARANTINE_SCORE). Networks are then read only as far
+ * as they can change whether it is reached (`decideAt + 5`), so a code seen from thousands of
+ * networks costs what one seen from twenty does; registrations within the places are never read
+ * (they are no evidence). Without it (an operator's list) every network is read.
  */
-export async function readCodeSignals(
-  db: Kysely<Database>,
-  code: { id: string; balance: number; signalsSince: string | null },
-  now: Date,
-  decideAt?: number,
-): Promise<CodeSignals> {
+export async function readLeakEvidence(db: Kysely<Database>, code: { id: string; signalsSince: string | null }, now: Date, decideAt?: number): Promise<LeakEvidence> {
+  const { hour, day } = windows(now, code.signalsSince);
+  const cap = decideAt === undefined ? Number.MAX_SAFE_INTEGER : decideAt + 5;
+  // Each kind read on its own through the index (code, kind, last seen): the code's many
+  // registrations within the places are never touched.
+  const suspicious = (kind: NetworkSignalKind, after: string) =>
+    sql`select network, country, kind from code_signal_networks where registration_code_id = ${code.id} and kind = ${kind} and last_seen > ${after}`;
+  // One row per network that did anything suspicious: what it did, its country, whether it registered.
+  const { rows } = await sql<{ country: string | null; beyond: number | string; blocked: number | string; nearMiss: number | string; registered: boolean | number }>`
+    select max(s.country) as country,
+           max(case when s.kind = 'registration_beyond_places' then 1 else 0 end) as beyond,
+           max(case when s.kind = 'blocked_referrer' then 1 else 0 end) as blocked,
+           max(case when s.kind = 'near_miss' then 1 else 0 end) as "nearMiss",
+           exists (select 1 from code_signal_networks r
+                   where r.registration_code_id = ${code.id} and r.network = s.network
+                     and r.kind in ('registration', 'registration_beyond_places') and r.last_seen > ${day}) as registered
+    from (${suspicious('blocked_referrer', day)} union all ${suspicious('near_miss', day)} union all ${suspicious('registration_beyond_places', hour)}) s
+    group by s.network
+    limit ${cap}
+  `.execute(db);
+  const r = LEAK_RULES;
+  const networks = rows.map((row) => ({
+    country: row.country,
+    beyond: Number(row.beyond) === 1,
+    blocked: Number(row.blocked) === 1,
+    nearMiss: Number(row.nearMiss) === 1,
+    registered: Number(row.registered) === 1,
+  }));
+  const strong = networks.filter((n) => n.beyond || (n.blocked && n.registered)).length;
+  const blockedOnly = networks.filter((n) => n.blocked && !n.registered && !n.beyond).length;
+  const nearMissOnly = networks.filter((n) => n.nearMiss && !n.blocked && !n.beyond).length;
+  const countries = new Set(networks.flatMap((n) => (n.country ? [n.country] : []))).size;
+  const extra = (count: number, plausible: number) => Math.max(0, count - plausible);
+  return {
+    networksBeyondPlacesLastHour: networks.filter((n) => n.beyond).length,
+    blockedNetworks: networks.filter((n) => n.blocked).length,
+    blockedNetworksThatRegistered: networks.filter((n) => n.blocked && n.registered).length,
+    nearMissNetworks: networks.filter((n) => n.nearMiss).length,
+    suspiciousCountries: countries,
+    score:
+      strong * r.pointsPerStrongNetwork +
+      blockedOnly * r.pointsPerBlockedNetwork +
+      extra(nearMissOnly, r.plausibleNearMissNetworks) * r.pointsPerExtraNearMissNetwork +
+      extra(countries, r.plausibleCountries) * r.pointsPerExtraCountry,
+  };
+}
+
+/**
+ * The code's signals for an operator: the evidence, every network read, and the observations.
+ * Observation counts are of whole 5-minute buckets: a window reaches back to the start of the
+ * bucket its start falls in (up to 5 minutes more), and after a release only buckets that began
+ * after it count.
+ */
+export async function readCodeSignals(db: Kysely<Database>, code: { id: string; signalsSince: string | null }, now: Date): Promise<CodeSignals> {
   const since = code.signalsSince ? new Date(code.signalsSince).getTime() : null;
   const bucketsFrom = (windowMs: number) => {
     const start = Math.floor((now.getTime() - windowMs) / BUCKET_MS) * BUCKET_MS;
     const afterRelease = since === null ? start : (Math.floor(since / BUCKET_MS) + 1) * BUCKET_MS;
     return new Date(Math.max(start, afterRelease)).toISOString();
   };
-  const seenAfter = new Date(Math.max(now.getTime() - DAY_MS, since ?? 0)).toISOString();
-  const r = LEAK_RULES;
-  const cap = decideAt === undefined ? Number.MAX_SAFE_INTEGER : decideAt + Math.max(r.plausibleNetworks, r.plausibleCountries);
+  const { day } = windows(now, code.signalsSince);
   const counted = (kind: CodeSignalKind, from: string) =>
     sql<number>`(select coalesce(sum(count), 0) from code_signal_counts where registration_code_id = ${code.id} and kind = ${kind} and bucket_start >= ${from})`;
-  const sources = (dimension: 'network' | 'country') =>
-    sql<number>`(select count(*) from (select 1 from code_signal_sources where registration_code_id = ${code.id} and dimension = ${dimension} and last_seen > ${seenAfter} limit ${cap}) seen)`;
-  const { rows } = await sql<Record<'registrations' | 'networks' | 'countries' | 'blocked' | 'nearMisses', number | string>>`
+  type Row = Record<'registrations' | 'blocked' | 'nearMisses' | 'networks' | 'countries', number | string>;
+  const { rows } = await sql<Row>`
     select ${counted('registration', bucketsFrom(HOUR_MS))} as registrations,
-           ${sources('network')} as networks,
-           ${sources('country')} as countries,
            ${counted('blocked_referrer', bucketsFrom(DAY_MS))} as blocked,
-           ${counted('near_miss', bucketsFrom(DAY_MS))} as "nearMisses"
+           ${counted('near_miss', bucketsFrom(DAY_MS))} as "nearMisses",
+           (select count(distinct network) from code_signal_networks where registration_code_id = ${code.id} and last_seen > ${day}) as networks,
+           (select count(distinct country) from code_signal_networks where registration_code_id = ${code.id} and last_seen > ${day}) as countries
   `.execute(db);
-  const row = rows[0];
   // PostgreSQL answers sums and counts as bigint strings.
-  const n = (key: keyof NonNullable<typeof row>) => Number(row?.[key] ?? 0);
-  const registrationsLastHour = n('registrations');
-  const networksLastDay = n('networks');
-  const countriesLastDay = n('countries');
-  const blockedReferrersLastDay = n('blocked');
-  const nearMissesLastDay = n('nearMisses');
-  const extra = (count: number, plausible: number) => Math.max(0, count - plausible);
-  const score =
-    extra(registrationsLastHour, Math.max(r.plausibleRegistrationsPerHour, code.balance)) * r.pointsPerExtraRegistration +
-    extra(networksLastDay, r.plausibleNetworks) * r.pointsPerExtraNetwork +
-    extra(countriesLastDay, r.plausibleCountries) * r.pointsPerExtraCountry +
-    blockedReferrersLastDay * r.pointsPerBlockedReferrer +
-    extra(nearMissesLastDay, r.plausibleNearMisses) * r.pointsPerExtraNearMiss;
-  return { registrationsLastHour, networksLastDay, countriesLastDay, blockedReferrersLastDay, nearMissesLastDay, score };
+  const n = (key: keyof Row) => Number(rows[0]?.[key] ?? 0);
+  return {
+    ...(await readLeakEvidence(db, code, now)),
+    registrationsLastHour: n('registrations'),
+    blockedReferrersLastDay: n('blocked'),
+    nearMissesLastDay: n('nearMisses'),
+    networksLastDay: n('networks'),
+    countriesLastDay: n('countries'),
+  };
 }
 
 /** Code characters (REGISTRATION_CODE_PATTERN). */

@@ -98,9 +98,12 @@ const LEAK_RECORD_RETENTION_DAYS = 30;
 export async function pruneLeakRecords(db: Db, now: Date = new Date()): Promise<{ codeSignals: number; heldRegistrations: number }> {
   const cutoff = new Date(now.getTime() - LEAK_RECORD_RETENTION_DAYS * DAY_MS).toISOString();
   const counts = await db.deleteFrom('code_signal_counts').where('bucket_start', '<', cutoff).executeTakeFirst();
+  // No longer written since migration 0017; what is left there ages out here.
   const sources = await db.deleteFrom('code_signal_sources').where('last_seen', '<', cutoff).executeTakeFirst();
+  const networks = await db.deleteFrom('code_signal_networks').where('last_seen', '<', cutoff).executeTakeFirst();
   const heldRegistrations = await db.deleteFrom('held_registrations').where('created_at', '<', cutoff).executeTakeFirst();
-  return { codeSignals: Number(counts.numDeletedRows) + Number(sources.numDeletedRows), heldRegistrations: Number(heldRegistrations.numDeletedRows) };
+  const codeSignals = [counts, sources, networks].reduce((sum, result) => sum + Number(result.numDeletedRows), 0);
+  return { codeSignals, heldRegistrations: Number(heldRegistrations.numDeletedRows) };
 }
 
 /**

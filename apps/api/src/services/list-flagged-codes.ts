@@ -40,7 +40,7 @@ export async function listFlaggedCodes(db: Db, now: Date = new Date()): Promise<
       quarantinedAt: row.quarantined_at ?? '',
       held: Number(row.held ?? 0),
       // Signals of the day before the quarantine, as the operator needs them to decide.
-      signals: await readCodeSignals(db, { id: row.id, balance: row.balance, signalsSince: null }, now),
+      signals: await readCodeSignals(db, { id: row.id, signalsSince: null }, now),
     })),
   );
 }

@@ -25,6 +25,7 @@ import type { RegistrationCodeError } from '@velvet/validation/registration-code
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import { checkRegistrationCode } from './check-registration-code.ts';
 import { isPlaceError } from '../domain/code-admission.ts';
+import type { CodeWatch } from '../domain/code-quarantine.ts';
 import { holdsPlace } from '../domain/invitation-places.ts';
 import { isLinkMadeSince } from '../domain/registration-link.ts';
 import { enforceRateLimit } from '../rate-limit.ts';
@@ -78,7 +79,11 @@ export async function runRegistration(
   // (a broken address, no proof) cannot shut the code for the inviter's friends (issue 18 §4).
   if (deps.codeLimiter && check.codeId && !privateLink(check.quarantinedAt)) await enforceRateLimit(deps.codeLimiter, code);
   // Every registration counts against its code; one that tips it over quarantines it first (ADR 043).
-  const watched = check.codeId && deps.codeWatch ? await deps.codeWatch.observe(check.codeId, 'registration') : false;
+  // A new address the check found no free place for is one beyond the places (ADR 054); a
+  // pending member asking again may fill the code with their own place.
+  const observe = async (codeId: string, watch: CodeWatch) =>
+    watch.observe(codeId, codeErrors.length > 0 && !(await isKnownAddress(deps, values.email)) ? 'registration_beyond_places' : 'registration');
+  const watched = check.codeId && deps.codeWatch ? await observe(check.codeId, deps.codeWatch) : false;
   const quarantinedAt = check.quarantinedAt ?? (watched ? now.toISOString() : null);
   const held = quarantinedAt !== null && !privateLink(quarantinedAt);
 
@@ -91,6 +96,10 @@ export async function runRegistration(
       throw error;
     }
   }
+}
+
+async function isKnownAddress(deps: RegisterDeps, email: string): Promise<boolean> {
+  return (await deps.db.selectFrom('members').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
 }
 
 async function registerValid(

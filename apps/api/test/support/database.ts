@@ -91,6 +91,7 @@ export async function deleteAllData(db: Db): Promise<void> {
   await db.updateTable('admin_security_policy').set({ require_second_factor: false }).execute();
   await db.deleteFrom('code_signal_counts').execute();
   await db.deleteFrom('code_signal_sources').execute();
+  await db.deleteFrom('code_signal_networks').execute();
   await db.deleteFrom('held_registrations').execute();
   await db.updateTable('members').set({ registration_code_id: null }).execute();
   await db.deleteFrom('registration_codes').execute();

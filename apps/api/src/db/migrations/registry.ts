@@ -15,6 +15,7 @@ import { codeSignalCountsMigration } from './0013-code-signal-counts.ts';
 import { secondFactorAttemptsMigration } from './0014-second-factor-attempts.ts';
 import { auditLogPseudonymsMigration } from './0015-audit-log-pseudonyms.ts';
 import { outboxInviterNameMigration } from './0016-outbox-inviter-name.ts';
+import { codeSignalNetworksMigration } from './0017-code-signal-networks.ts';
 
 /**
  * Every migration, by name, in order. A static object rather than a folder scan:
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   // Without the secret here: a database with addresses in its audit log is refused (migrationsFor).
   '0015-audit-log-pseudonyms': auditLogPseudonymsMigration({}),
   '0016-outbox-inviter-name': outboxInviterNameMigration,
+  '0017-code-signal-networks': codeSignalNetworksMigration,
 };
 
 /** What a migration may need besides the database (migrate.ts hands it over). */
