@@ -59,6 +59,12 @@ RegistrationCodeDetails.implement({
       description: 'The landing-text variant of the code (default, social, viral, ...); null when none.',
       resolve: (check) => check.customization,
     }),
+    heldForReview: t.boolean({
+      description:
+        'True while the code is quarantined as leaked and this link is not one its inviter made since: a registration ' +
+        'with it is held for review (register answers PENDING_REVIEW) rather than accepted. Not an error: the code stays usable.',
+      resolve: (check) => check.heldForReview,
+    }),
   }),
 });
 

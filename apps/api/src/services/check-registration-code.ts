@@ -13,6 +13,7 @@ import { legalRevision, listCountryOptions } from './list-country-options.ts';
 import { ADMISSION_COLUMNS, admitRegistration } from '../domain/code-admission.ts';
 import { placesFull } from '../domain/invitation-places.ts';
 import type { CodeWatch } from '../domain/code-quarantine.ts';
+import { isLinkMadeSince } from '../domain/registration-link.ts';
 
 export interface CheckRegistrationCodeInput {
   registrationCode: string;
@@ -33,6 +34,11 @@ export interface RegistrationCodeCheck {
   codeId: string | null;
   /** When the code was quarantined as leaked (ADR 043); null when it is not. */
   quarantinedAt: string | null;
+  /**
+   * A new registration through this check would be held for review: the code is quarantined and
+   * the link is not one its inviter made since (ADR 043). What the landing page says (ADR 054).
+   */
+  heldForReview: boolean;
 }
 
 export interface CheckRegistrationCodeDeps {
@@ -72,6 +78,7 @@ const INVALID: RegistrationCodeCheck = {
   signedSingleUseLink: false,
   codeId: null,
   quarantinedAt: null,
+  heldForReview: false,
 };
 
 export async function checkRegistrationCode(
@@ -108,5 +115,6 @@ export async function checkRegistrationCode(
     signedSingleUseLink: signedLink && row.single_use,
     codeId: row.id,
     quarantinedAt: row.quarantined_at,
+    heldForReview: row.quarantined_at !== null && !isLinkMadeSince(code, input.validityTimestamp, new Date(row.quarantined_at), deps.secret, now),
   };
 }

@@ -126,6 +126,8 @@ export async function loader(args: Route.LoaderArgs) {
         valid: true as const,
         inviterName: check.inviterName,
         customization: check.customization,
+        // A quarantined code (ADR 043, 054): say what the registration will say, not "valid".
+        heldForReview: check.details.heldForReview,
         query: invitationQuery(invitation),
         comingSoon: url.searchParams.has('signup'),
         // "Check your inbox" only after this visitor's registration (not for a hand-made ?finished=1).
@@ -248,7 +250,14 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
             {valid ? (
               <>
                 <h2 className="display text-3xl sm:text-4xl">{t('signup.title')}</h2>
-                <p className="mt-3 text-stone">{t('landing.code.accepted')}</p>
+                {valid.heldForReview ? (
+                  <p className="mt-3 border-l-2 border-alert pl-4 text-stone" data-testid="invitation-under-review">
+                    {t('landing.code.review')}{' '}
+                    <Link className="link text-ink" to={path('/membership-interest/apply')}>{t('formFinished.review.apply')}</Link>
+                  </p>
+                ) : (
+                  <p className="mt-3 text-stone">{t('landing.code.accepted')}</p>
+                )}
                 <div className="mt-6">
                   <SignupOptions
                     emailHref={formHref}

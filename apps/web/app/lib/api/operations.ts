@@ -34,6 +34,7 @@ export const checkRegistrationCode = operation(
     invitorName
     countryOptions { isoCode termsPkString dataPolicyPkString }
     customization
+    heldForReview
   }
 }`),
 );
