@@ -7,14 +7,30 @@
  * rows, count the places and do what a refusal causes (counting signals, ADR 043).
  */
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
-import type { MemberStatus } from '../db/schema.ts';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, MemberStatus } from '../db/schema.ts';
 import { isReferrerBlocked } from './referrer-blocklist.ts';
 import { verifyValidityTimestamp } from './registration-link.ts';
 
+/** A query on `registration_codes as rc`. */
+type CodeQuery = ExpressionBuilder<Database & { rc: Database['registration_codes'] }, 'rc'>;
+
 /**
- * The columns the rules read, selected from `registration_codes as rc` joined with its inviter
- * (`members as inviter`).
+ * A column of the code's inviter, read on its key by a scalar subquery rather than a join:
+ * SQLite answers a code's one-row read about five times faster so (a join of the two keyed
+ * look-ups cost ~40 µs a statement, the same read with subqueries ~7 µs; ADR 053). Every code
+ * has its inviter (a foreign key that restricts the member's deletion): never null.
  */
+export function inviterColumn<C extends 'status' | 'first_name'>(eb: CodeQuery, column: C) {
+  return eb
+    .selectFrom('members as inviter')
+    .select(`inviter.${column}` as `inviter.${C}`)
+    .whereRef('inviter.id', '=', 'rc.inviter_member_id')
+    .$asScalar()
+    .$notNull();
+}
+
+/** The columns the rules read, selected from `registration_codes as rc`. */
 export const ADMISSION_COLUMNS = [
   'rc.code',
   'rc.disabled',
@@ -24,7 +40,7 @@ export const ADMISSION_COLUMNS = [
   'rc.expires_at',
   'rc.balance',
   'rc.landing_slug',
-  'inviter.status as inviter_status',
+  (eb: CodeQuery) => inviterColumn(eb, 'status').as('inviter_status'),
 ] as const;
 
 /** A code's row as ADMISSION_COLUMNS read it. */

@@ -10,7 +10,7 @@ import type { Database } from '../db/schema.ts';
 import type { ExpressionBuilder } from 'kysely';
 import type { CountryOption } from './list-country-options.ts';
 import { legalRevision, listCountryOptions } from './list-country-options.ts';
-import { ADMISSION_COLUMNS, admitRegistration } from '../domain/code-admission.ts';
+import { ADMISSION_COLUMNS, admitRegistration, inviterColumn } from '../domain/code-admission.ts';
 import { placesFull } from '../domain/invitation-places.ts';
 import type { CodeWatch } from '../domain/code-quarantine.ts';
 import { isLinkMadeSince } from '../domain/registration-link.ts';
@@ -55,7 +55,6 @@ export interface CheckRegistrationCodeDeps {
 function findCode(db: Db, code: string) {
   return db
     .selectFrom('registration_codes as rc')
-    .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
     .select([
       ...ADMISSION_COLUMNS,
       'rc.id',
@@ -63,7 +62,7 @@ function findCode(db: Db, code: string) {
       'rc.customization',
       'rc.single_use',
       'rc.quarantined_at',
-      'inviter.first_name as inviter_first_name',
+      (eb) => inviterColumn(eb, 'first_name').as('inviter_first_name'),
       (eb) => legalRevision(eb as unknown as ExpressionBuilder<Database, never>).as('legal_revision'),
     ])
     .where('rc.code', '=', code)

@@ -6,7 +6,7 @@ import type { RegistrationCodeError } from '@velvet/validation/registration-code
 import type { Kysely, Transaction } from 'kysely';
 import { engineOf } from '../../db/engine.ts';
 import type { Database } from '../../db/schema.ts';
-import { ADMISSION_COLUMNS, admitRegistration, isPlaceError } from '../../domain/code-admission.ts';
+import { ADMISSION_COLUMNS, admitRegistration, inviterColumn, isPlaceError } from '../../domain/code-admission.ts';
 import { placesFull } from '../../domain/invitation-places.ts';
 import type { RegisterDeps, SocialRegistrationExtras } from './outcomes.ts';
 
@@ -18,8 +18,7 @@ import type { RegisterDeps, SocialRegistrationExtras } from './outcomes.ts';
 function lockCodeWithInviter(trx: Transaction<Database>, code: string) {
   const query = trx
     .selectFrom('registration_codes as rc')
-    .innerJoin('members as inviter', 'inviter.id', 'rc.inviter_member_id')
-    .select([...ADMISSION_COLUMNS, 'rc.id', 'rc.customization', 'rc.pending_members', 'rc.quarantined_at', 'inviter.first_name as inviter_name'])
+    .select([...ADMISSION_COLUMNS, 'rc.id', 'rc.customization', 'rc.pending_members', 'rc.quarantined_at', (eb) => inviterColumn(eb, 'first_name').as('inviter_name')])
     .where('rc.code', '=', code);
   return (engineOf(trx as unknown as Kysely<unknown>) === 'postgres' ? query.forUpdate('rc') : query).executeTakeFirst();
 }
