@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import type { Locale } from '@velvet/i18n/locales';
 import { VIP, activeMember, createInvitation, registerPending } from './support/data.ts';
 import { activationLink, flowCookieValue, uniqueEmail, waitForMail } from './support/mail.ts';
-import { dataLayerEvents, expect, plain, test, text } from './support.ts';
+import { dataLayerEvents, expect, plain, test, text, waitForHydration } from './support.ts';
 
 interface Person {
   gender: 'female' | 'male';
@@ -232,6 +232,8 @@ test.describe('registration and activation', () => {
   test('the form sends back the legal versions it showed: terms no longer in force are refused, nothing is registered', async ({ page, invitation }) => {
     const email = uniqueEmail('old-terms');
     await page.goto(`/registration/formstarted?rc=${invitation.code}`);
+    // The hidden field is edited below: after React has taken the page over, or hydration would put its own value back.
+    await waitForHydration(page);
     await fillOneStep(page, 'en', { gender: 'male', firstName: 'Jonas', lastName: 'Berg', email, country: 'DE' });
     // The page was rendered under terms that have since been replaced.
     const shown = page.locator('input[type="hidden"][name="legalVersions"][value^="DE "]');
@@ -251,8 +253,24 @@ test.describe('registration and activation', () => {
     await page.goto(`/fr/registration/activateaccount?activationId=${'A'.repeat(43)}`);
     await expect(page).toHaveURL(/\/fr\/registration\/activateaccountError\?error=invalid$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('fr', 'activationError.invalidLink.title'));
+    // The server sent the visitor here: the failure is reported, once.
+    await expect.poll(() => dataLayerEvents(page)).toContain('error_registration_activation_not_found');
     await page.goto('/registration/activateaccount?activationId=<script>');
     await expect(page).toHaveURL(/error=invalid$/);
+  });
+
+  test('an activation error address made by hand, or reloaded, reports nothing (issue 20 §3)', async ({ page }) => {
+    await page.goto(`/de/registration/activateaccount?activationId=${'B'.repeat(43)}`);
+    await expect.poll(() => dataLayerEvents(page)).toContain('error_registration_activation_not_found');
+    for (const load of [() => page.reload(), () => page.goto('/de/registration/activateaccountError?error=failed')]) {
+      await load();
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await waitForHydration(page);
+      // The barrier: the landing page, reached within the same page load, tracks after anything this page tracked.
+      await page.getByRole('link', { name: text('de', 'error.tryAgain') }).click();
+      await expect.poll(() => dataLayerEvents(page)).toContain('landing');
+      expect(await dataLayerEvents(page)).toEqual(['landing']);
+    }
   });
 });
 

@@ -35,6 +35,8 @@ export interface RegistrationFlowState {
   arrival?: { registrationCode: string; referrer: string };
   /** A refusal for the referrer the server just made: the deny page's proof (arrival.server.ts). */
   denial?: { registrationCode: string | null; referrer: string; at: number };
+  /** An activation the server just failed: the activation error page's proof (routes/activate-account.tsx). */
+  activationFailure?: { kind: 'invalid' | 'failed'; at: number };
   /** sourcePath (spec §3): the shop page the visitor came from, where "Shop now" leads back. */
   sourcePath?: string;
   /** What the last registration came to: the outcome pages show only their own outcome. */

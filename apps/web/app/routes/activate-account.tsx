@@ -29,24 +29,32 @@ const ACTIVATION_ID = /^[A-Za-z0-9_-]{20,100}$/;
  * For a previewer or a prerender (link-previews.server.ts) it does not confirm by itself, even
  * when the previewer runs scripts: the button waits for a person.
  */
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const activationId = new URL(request.url).searchParams.get('activationId') ?? '';
-  if (!ACTIVATION_ID.test(activationId)) {
-    throw redirect(localizedPath(context.get(localeContext).prefix, '/registration/activateaccountError', 'error=invalid'));
-  }
+  if (!ACTIVATION_ID.test(activationId)) throw await activationFailed({ request, context }, 'invalid');
   return { activationId, confirmByItself: !isLinkPreview(request) };
 }
 
+/**
+ * To the activation error page, with the proof that the server sent the visitor there (in the
+ * signed flow cookie, as the deny page's): only then does the page report the failure's funnel
+ * event, once (issue 20 §3) — an error address typed by hand or reloaded reports nothing.
+ */
+async function activationFailed({ request, context }: Pick<Route.ActionArgs, 'request' | 'context'>, kind: 'invalid' | 'failed') {
+  const { flow, save } = await readFlow(request, context);
+  const to = localizedPath(context.get(localeContext).prefix, '/registration/activateaccountError', `error=${kind}`);
+  return redirect(to, { headers: { 'Set-Cookie': await save({ ...flow, activationFailure: { kind, at: Date.now() } }) } });
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const { prefix } = context.get(localeContext);
   const activationId = String((await request.formData()).get('activationId') ?? '');
-  if (!ACTIVATION_ID.test(activationId)) throw redirect(localizedPath(prefix, '/registration/activateaccountError', 'error=invalid'));
+  if (!ACTIVATION_ID.test(activationId)) throw await activationFailed({ request, context }, 'invalid');
   const result = await callApi(activateAccount, { activationId }, { request, context });
   if (!result.ok) return { activated: null, alreadyActive: false, notice: apiFailureMessage(result.error) };
   const payload = result.data.activateAccount;
   if (!payload.outcome) {
     const unknown = payload.userErrors.some((e) => e.code === 'ACTIVATION_LINK_UNKNOWN');
-    throw redirect(localizedPath(prefix, '/registration/activateaccountError', unknown ? 'error=invalid' : 'error=failed'));
+    throw await activationFailed({ request, context }, unknown ? 'invalid' : 'failed');
   }
   if (payload.outcome === 'ALREADY_ACTIVE') return { activated: null, alreadyActive: true, notice: null };
   // Activated in the browser that registered: "Shop now" leads back to where the visitor came from.
