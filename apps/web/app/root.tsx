@@ -26,7 +26,8 @@ import { localeContext, requestInfoContext } from './lib/page/context.ts';
 import { ERROR_REPORTING_META } from './lib/error-reporting/error-reporting.ts';
 import { ExperimentsProvider } from './lib/experiments/experiments.tsx';
 import { experimentsData } from './lib/experiments/experiments.server.ts';
-import { lowercasePrefix, resolveLocale, splitLocalePath } from './lib/i18n/i18n.ts';
+import { resolveLocale, splitLocalePath } from './lib/i18n/i18n.ts';
+import { canonicalPath } from './lib/i18n/canonical-path.server.ts';
 import { getIntl, pageIntl } from './lib/i18n/intl.ts';
 import { pageMeta } from './lib/page/meta.ts';
 import {
@@ -57,9 +58,9 @@ const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context
   // Redirects built from the request's path stay on the site (ADR 028): `//evil.example/?acqParams=…` goes to `/evil.example/`.
   const expanded = expandAcqParams(url);
   if (expanded) throw redirect(sameSitePath(expanded));
-  // Paths match case-insensitively, prefixes too: /DE/about-us is the German page, at its own address.
-  const lowered = lowercasePrefix(url.pathname);
-  if (lowered) throw redirect(sameSitePath(`${lowered}${url.search}`), 301);
+  // Paths match case-insensitively, prefixes too: /DE/about-us is the German page, at its own address, and so is /REGISTRATION/DENY.
+  const canonical = canonicalPath(url.pathname);
+  if (canonical) throw redirect(sameSitePath(`${canonical}${url.search}`), 301);
   context.set(
     localeContext,
     resolveLocale({

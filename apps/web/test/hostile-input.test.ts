@@ -206,6 +206,9 @@ describe('redirects stay on the site', () => {
   it('keeps the page and its query when it moves an address', async () => {
     expect((await rawGet(web.url, '/acquisition/about-us')).headers.location).toBe('/about-us');
     expect((await rawGet(web.url, '/DE/about-us?x=1')).headers.location).toBe('/de/about-us?x=1');
+    // One address per page, whatever the capitals it was asked with.
+    const deny = await rawGet(web.url, '/REGISTRATION/DENY?rc=AB');
+    expect({ status: deny.status, location: deny.headers.location }).toEqual({ status: 301, location: '/registration/deny?rc=AB' });
   });
 });
 

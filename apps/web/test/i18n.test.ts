@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalPath } from '../app/lib/i18n/canonical-path.server.ts';
 import { encodedPath, isSwitchableLocale, langCookie, localeCookie, localizedPath, lowercasePrefix, readablePath, resolveLocale, splitLocalePath } from '../app/lib/i18n/i18n.ts';
 
 describe('language of a request', () => {
@@ -73,5 +74,20 @@ describe('paths as people read them and as links carry them', () => {
     expect(lowercasePrefix('/de/about-us')).toBeNull();
     expect(lowercasePrefix('/ES/x')).toBeNull();
     expect(lowercasePrefix('/DEA')).toBeNull();
+  });
+
+  it('gives every page one address whatever the capitals it was asked with (issue 20 §3)', () => {
+    expect(canonicalPath('/REGISTRATION/DENY')).toBe('/registration/deny');
+    expect(canonicalPath('/DE/About-Us')).toBe('/de/about-us');
+    expect(canonicalPath('/pl/Registration/FormStarted')).toBe('/pl/registration/formstarted');
+    // The spec's own capital stays: the activation error page is registration/activateaccountError.
+    expect(canonicalPath('/fr/registration/ACTIVATEACCOUNTERROR')).toBe('/fr/registration/activateaccountError');
+    expect(canonicalPath('/registration/activateaccountError')).toBeNull();
+    expect(canonicalPath('/VIP')).toBe('/vip');
+    expect(canonicalPath('/DE')).toBe('/de');
+    // Already the address, or no page's: as typed (the 404 names it), but for the language prefix.
+    for (const path of ['/', '/de', '/de/about-us', '/No-Such-Page', '/de/admin/codes/ABC123']) expect(canonicalPath(path)).toBeNull();
+    expect(canonicalPath('/SV/No-Such-Page')).toBe('/sv/No-Such-Page');
+    expect(canonicalPath('/DE/about-us.data')).toBe('/de/about-us.data');
   });
 });
