@@ -5,6 +5,7 @@
  * by Vite; the API is unreachable (a failed check is the visitor's own), but for an invitation's
  * page, which is checked against the real API as a child process.
  */
+import { catalogs } from '@velvet/i18n/catalogs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_INVITATION_PAGE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL } from '../app/lib/page/page-caching.ts';
 import { startApiProcess, type ApiProcess } from './support/api-process.ts';
@@ -113,6 +114,12 @@ describe('an invitation’s page', () => {
     // Nothing of a page load in it: the browser mints its own id.
     expect(valid.html).not.toContain('acq-session-id');
     expect((await visit('/pl?rc=NOSUCHCODE1')).cacheControl).toBe(SHARED_INVITATION_PAGE_CACHE_CONTROL);
+    // A code no one could have been given (a NUL byte, which the API refuses as bad input): an
+    // invalid invitation, said without asking the API — never "a technical issue" (issue 20 §3).
+    const impossible = await visit('/pl?rc=%00AB');
+    expect(impossible.cacheControl).toBe(SHARED_INVITATION_PAGE_CACHE_CONTROL);
+    expect(impossible.html).toContain(catalogs.pl['invitation.invalid']);
+    expect(impossible.html.replace(/<script\b[\s\S]*?<\/script>/g, '')).not.toContain(catalogs.pl['error.generic']);
     // Arriving from another site is this visitor's arrival: kept in their flow cookie, checked against the blocklist.
     const fromElsewhere = await visit(`/pl?rc=${code}`, { referer: 'https://blog.example.org/post' });
     expect(fromElsewhere).toMatchObject({ status: 200, cacheControl: 'private, no-store', setCookie: true });

@@ -3,7 +3,7 @@
  * mean (blocking, deny reason, tracked event, message) is `verdict()` of
  * @velvet/validation/registration-code, the one table both apps read.
  */
-import { verdict, type CodeVerdict } from '@velvet/validation/registration-code';
+import { isRegistrationCodeFormat, verdict, type CodeVerdict } from '@velvet/validation/registration-code';
 import { callApi, type ApiCallOptions, type ApiFailure } from '../api/api.server.ts';
 import { checkRegistrationCode, type RegistrationCodeDetails } from '../api/operations.ts';
 
@@ -24,6 +24,12 @@ export async function checkCode(
   input: { code: string; validityTimestamp?: string | null; slug?: string | null; referrer?: string | null },
   options: Pick<ApiCallOptions, 'request' | 'context' | 'shared'>,
 ): Promise<CodeCheck> {
+  // What no issued code can be (a NUL byte, other characters, too long) is an invalid code, said
+  // as such without asking the API, which refuses such input as bad input (issue 20 §3).
+  if (!isRegistrationCodeFormat(input.code)) {
+    const invalid = verdict(['REGISTRATION_CODE_INVALID']);
+    if (invalid.blocking) return { status: 'refused', refusal: invalid, inviterName: null };
+  }
   const result = await callApi(
     checkRegistrationCode,
     { registrationCode: input.code, validityTimestamp: input.validityTimestamp ?? null, slug: input.slug ?? null, referrer: input.referrer ?? null },
