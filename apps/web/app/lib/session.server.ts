@@ -45,6 +45,14 @@ export interface RegistrationFlowState {
   membershipApplicationEmail?: string;
 }
 
+/** How long a page accepts a proof the server left in the flow that it sent the visitor there (a refusal, a failed activation). */
+export const PROOF_MAX_AGE_MS = 2 * 60 * 1000;
+
+/** Whether a proof made at `at` still holds at `now`: recent, and not ahead but by a little leeway for another instance's clock. */
+export function isFreshProof(at: unknown, now = Date.now()): boolean {
+  return typeof at === 'number' && now - at <= PROOF_MAX_AGE_MS && at - now <= 30_000;
+}
+
 /** A typed value kept for a form's next showing: trimmed, bounded, or nothing. */
 export function keptValue(value: FormDataEntryValue | null, maxLength = 100): string | undefined {
   if (typeof value !== 'string') return undefined;

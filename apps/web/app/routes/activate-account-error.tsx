@@ -1,6 +1,6 @@
 import { data, useSearchParams } from 'react-router';
 import type { Route } from './+types/activate-account-error';
-import { readFlow } from '../lib/session.server.ts';
+import { isFreshProof, readFlow } from '../lib/session.server.ts';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
 import { pageMeta } from '../lib/page/meta.ts';
@@ -9,9 +9,6 @@ import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.activateAccountError.title', noIndex: true });
 
-/** How long the page accepts the server's proof that it sent the visitor here. */
-const FAILURE_PROOF_MAX_AGE_MS = 2 * 60 * 1000;
-
 /**
  * Whether the server just sent the visitor here (routes/activate-account.tsx): the proof is
  * spent, so the failure is reported once; a hand-made or reloaded address reports nothing.
@@ -19,8 +16,7 @@ const FAILURE_PROOF_MAX_AGE_MS = 2 * 60 * 1000;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { flow, save } = await readFlow(request, context);
   const failure = flow.activationFailure;
-  const age = failure ? Date.now() - failure.at : Infinity;
-  const reported = failure !== undefined && age <= FAILURE_PROOF_MAX_AGE_MS && age >= -30_000 ? failure.kind : null;
+  const reported = failure && isFreshProof(failure.at) ? failure.kind : null;
   if (!failure) return data({ reported });
   const { activationFailure: _spent, ...rest } = flow;
   return data({ reported }, { headers: { 'Set-Cookie': await save(rest) } });

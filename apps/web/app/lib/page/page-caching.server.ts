@@ -4,9 +4,10 @@
  * landing page, the static pages, the 404) and nothing about this visitor went into it: a GET
  * answered 200 or 404 with no form's answer and no cookie set, no cookie but the language ones,
  * no credentials, no test calendar, no API call made in the visitor's name (an invitation's
- * check is shared only without a referrer; a failed call is the visitor's), and an experiment bucket a cache can key (X-Experiment-Bucket) or no
- * experiment at all; an invitation's page for a few seconds only. Anything else is `private, no-store`. `Vary` names what the page depends on
- * besides its address: Cookie (a visitor with any cookie is answered afresh), the language for
+ * check is shared only without a referrer; a failed call is the visitor's), and an experiment
+ * bucket a cache can key (X-Experiment-Bucket) or no experiment at all; an invitation's page is
+ * kept a few seconds only. Anything else is `private, no-store`. `Vary` names what the page
+ * depends on besides its address: Cookie (a visitor with any cookie is answered afresh), the language for
  * unprefixed pages, and the trusted country header.
  */
 import { readInvitation } from '@velvet/validation/links';

@@ -12,10 +12,10 @@
  */
 import { readInvitation } from '@velvet/validation/links';
 import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
-import type { RegistrationFlowState } from '../session.server.ts';
+import { isFreshProof, PROOF_MAX_AGE_MS, type RegistrationFlowState } from '../session.server.ts';
 
 /** How long the deny page accepts the server's proof of a refusal. */
-export const DENIAL_MAX_AGE_MS = 2 * 60 * 1000;
+export const DENIAL_MAX_AGE_MS = PROOF_MAX_AGE_MS;
 
 /**
  * Referers longer than this are cut: the flow cookie (4 KiB at most, base64) must hold it twice
@@ -67,7 +67,6 @@ export function withDenial(flow: RegistrationFlowState, registrationCode: string
 /** The refusal the deny page may act on: a proof the server made in the last two minutes. */
 export function freshDenial(flow: RegistrationFlowState, now = Date.now()): { registrationCode: string | null; referrer: string } | null {
   const denial = flow.denial;
-  // A little leeway for another instance's clock.
-  if (!denial || typeof denial.at !== 'number' || now - denial.at > DENIAL_MAX_AGE_MS || denial.at - now > 30_000) return null;
+  if (!denial || !isFreshProof(denial.at, now)) return null;
   return { registrationCode: denial.registrationCode, referrer: denial.referrer };
 }
