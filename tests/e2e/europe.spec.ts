@@ -115,6 +115,8 @@ test.describe('a visitor from the club’s markets', () => {
     await page.getByRole('button', { name: text(language, 'registration.continue') }).click();
 
     await expect(page.getByText(text(language, 'registration.step', { current: '2', total: '2' }))).toBeVisible();
+    // Step 2 is the spec's own text variant of the registration page (spec §3 "leanRegistration step 2").
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(language, 'variant.leanRegistration.step2.headline'));
     await waitForHydration(page);
     posts.length = 0;
     await fillNames(page);

@@ -44,6 +44,8 @@ export async function loader(args: Route.LoaderArgs) {
     registrationFlow: flowValue,
     step,
     inviterName: check.inviterName,
+    // Lean step 2's text (spec §3 "leanRegistration step 2") names where the activation link goes.
+    registrationEmail: step === 'lean-2' ? (flow.registrationEmail ?? '') : '',
     invitation: { code: invitation.code, validityTimestamp: invitation.validityTimestamp },
     countries,
     detectCountryInBrowser: !preferred,
@@ -90,12 +92,14 @@ export default function FormStarted({ loaderData, actionData }: Route.ComponentP
     );
   }
   const notice = actionData && 'notice' in actionData ? actionData.notice : undefined;
+  // The spec's own text variant of the registration page for the lean flow's second step (§3).
+  const leanStep2 = loaderData.step === 'lean-2';
   return (
     <div>
       <PageIntro
         eyebrow={loaderData.inviterName ? t('registration.invitedBy', { inviterName: loaderData.inviterName }) : undefined}
-        title={t('registration.title')}
-        lead={t('registration.lead')}
+        title={t(leanStep2 ? 'variant.leanRegistration.step2.headline' : 'registration.title')}
+        lead={leanStep2 ? t('variant.leanRegistration.step2.text', { email: loaderData.registrationEmail }) : t('registration.lead')}
       />
       {loaderData.step !== 'one-step' && (
         <p className="eyebrow mt-8 text-stone">{t('registration.step', { current: loaderData.step === 'lean-1' ? 1 : 2, total: 2 })}</p>
