@@ -200,6 +200,16 @@ test.describe('before a choice', () => {
     ]);
   });
 
+  test('the app’s web view known only by its native bridge says APP_webview in the consent-manager data', async ({ page }) => {
+    await page.addInitScript(() => {
+      (window as unknown as { VelvetAppBridge: object }).VelvetAppBridge = {};
+    });
+    await page.goto('/');
+    await expect
+      .poll(() => page.evaluate(() => (window.dataLayer ?? []).find((e: unknown) => (e as Record<string, unknown>).event === 'cmp_data')))
+      .toMatchObject({ environment: 'APP_webview', brand: 'VELVET_ROPE', hideOnStartup: false });
+  });
+
   test('a link cannot pass consent on the web', async ({ page, tagManager }) => {
     await page.goto('/?appConsent=analytics,marketing');
     await expect(banner(page)).toBeVisible();

@@ -25,6 +25,7 @@ import {
   type CmpPageConfig,
   type ConsentChoice,
 } from '../app/lib/consent/consent-shared.ts';
+import { hasNativeBridge } from '../app/lib/web-view/web-view.ts';
 
 /** Only readable while this (classic) script first runs. */
 const ownSrc = (document.currentScript as HTMLScriptElement | null)?.src ?? '';
@@ -59,8 +60,11 @@ async function boot(config: CmpPageConfig): Promise<void> {
       : null;
   window.AcqCmp = { isInitialized: () => initialised, choice, showPreferences: () => CookieConsent.showPreferences() };
 
+  // The app's web view known only by its native bridge is the app's too (spec §3 environment,
+  // §4 web-view flag): the server that wrote the data saw no redirectUrl, only this window sees the bridge.
+  const data = hasNativeBridge(window) ? { ...config.data, environment: 'APP_webview' as const } : config.data;
   window.dataLayer ??= [];
-  window.dataLayer.push({ event: CMP_DATA_EVENT, ...config.data });
+  window.dataLayer.push({ event: CMP_DATA_EVENT, ...data });
 
   const announce = () => window.dispatchEvent(new CustomEvent(CONSENT_STATUS_EVENT, { detail: choice() }));
 
