@@ -2,6 +2,7 @@
 import { filePayload } from '@velvet/features/definitions';
 import { loadFeatureFile } from '@velvet/features/file';
 import { renderToString } from 'react-dom/server';
+import { RawIntlProvider } from 'react-intl';
 import { MemoryRouter, RouterContextProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { CONSENT_COOKIE, CONSENT_REVISION } from '../app/lib/consent/consent-shared.ts';
@@ -10,6 +11,9 @@ import type { ExperimentsData } from '../app/lib/experiments/experiments-shared.
 import { experimentsData, featureValues, testingDisabled } from '../app/lib/experiments/experiments.server.ts';
 import { ExperimentsProvider, useAbTestsLoading, useFeatureIsOn, useFeatureValue } from '../app/lib/experiments/experiments.tsx';
 import { testRequestExtras } from './support/request-info.ts';
+import { OnboardingFlow } from '../app/components/onboarding-flow.tsx';
+import { getIntl } from '../app/lib/i18n/intl.ts';
+import { clientMessages } from '../app/lib/i18n/messages.server.ts';
 
 const { file, modifiedAt } = loadFeatureFile();
 const payload = filePayload(file, modifiedAt);
@@ -101,5 +105,33 @@ describe('the server render', () => {
 
   it('falls back outside the provider (error pages)', () => {
     expect(renderToString(<MemoryRouter><Probe /></MemoryRouter>)).toContain('<p>none|false|true</p>');
+  });
+});
+
+describe('content that depends on an A/B test reads the A/B-tests-loading flag (spec §4)', () => {
+  const base: Omit<ExperimentsData, 'values' | 'assignments'> = { clientKey: 'k', payload, attributes: { acqAnonymousId: ID.slice(0, 2), applicationCountry: 'DE' }, enabled: true, bucketSource: 'drawn' };
+  const onboarding = (page: React.ReactNode) =>
+    renderToString(<RawIntlProvider value={getIntl('en', clientMessages('en'))}>{page}</RawIntlProvider>);
+
+  it('shows the variation the server put the visitor in: the tests are loaded from the first render', () => {
+    const forced = { ...base, ...featureValues(payload, { ...base, url: 'https://club.example/?onboarding-variant=1' }) };
+    const html = onboarding(
+      <MemoryRouter initialEntries={['/?onboarding-variant=1']}>
+        <ExperimentsProvider data={forced}>
+          <OnboardingFlow />
+        </ExperimentsProvider>
+      </MemoryRouter>,
+    );
+    expect(html).toContain('data-variant="short"');
+  });
+
+  it('shows no variation while the A/B tests have not loaded (outside the provider they never do), not the fallback as if it were one', () => {
+    const html = onboarding(
+      <MemoryRouter>
+        <OnboardingFlow />
+      </MemoryRouter>,
+    );
+    expect(html).not.toContain('data-variant');
+    expect(html).toBe('');
   });
 });

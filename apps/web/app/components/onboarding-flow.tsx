@@ -1,4 +1,4 @@
-import { useFeatureValue } from '../lib/experiments/experiments.tsx';
+import { AbTested, useFeatureValue } from '../lib/experiments/experiments.tsx';
 import { useT } from '../lib/page/use-root.ts';
 
 /** The onboarding's steps (spec §2): welcome, luxury brands, confidence, create account. */
@@ -10,9 +10,18 @@ const STEPS = ['welcome', 'brands', 'confidence', 'account'] as const;
  * phones); `short` is one compact band — the four steps by name in a row and a way back up to
  * the sign-up card — for pages where the story should not push the rest down. The feature
  * ships as an experiment at zero coverage: operators start it with `experiment set`, and a
- * forced link (`?onboarding-variant=1`) previews the short variant.
+ * forced link (`?onboarding-variant=1`) previews the short variant. Its variant is an A/B
+ * test's: shown once the A/B tests have loaded.
  */
 export function OnboardingFlow() {
+  return (
+    <AbTested>
+      <AssignedOnboardingFlow />
+    </AbTested>
+  );
+}
+
+function AssignedOnboardingFlow() {
   const t = useT();
   const variant = useFeatureValue<string>('onboarding-variant', 'full');
   if (variant === 'short') {

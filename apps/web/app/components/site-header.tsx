@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
-import { useFeatureIsOn, useFeatureValue } from '../lib/experiments/experiments.tsx';
+import { AbTested, useFeatureIsOn, useFeatureValue } from '../lib/experiments/experiments.tsx';
 import { useLiveNow } from '../lib/calendar/live-now.ts';
 import { nextBannerChange, promoAt } from '../lib/calendar/promo.ts';
 import { useLocalPath, useRootData, useT } from '../lib/page/use-root.ts';
@@ -57,7 +57,10 @@ function TopBanner() {
           </span>
         </>
       ) : (
-        <StandingPromise />
+        // The line is an A/B test's: its copy once the A/B tests have loaded, its place kept until then.
+        <AbTested pending={<span aria-hidden="true">{'\u00a0'}</span>}>
+          <StandingPromise />
+        </AbTested>
       )}
     </div>
   );

@@ -113,3 +113,14 @@ export function useAbTestsLoading(): boolean {
   const features = useContext(FeaturesContext);
   return useSyncExternalStore(features?.subscribe ?? noSubscription, features?.isLoading ?? stillLoading, features?.isLoading ?? stillLoading);
 }
+
+/**
+ * What depends on an A/B test, shown — its feature evaluated, its assignment tracked — only once
+ * the A/B tests have loaded (the A/B-tests-loading flag of spec §4, read here): never a fallback
+ * passed off as a variation, nor a variation that gives way to another. On a page the server
+ * rendered the tests are loaded from the first render (ADR 037); outside the provider they never
+ * load. `pending` keeps the content's place meanwhile.
+ */
+export function AbTested({ children, pending = null }: { children: React.ReactNode; pending?: React.ReactNode }): React.ReactNode {
+  return useAbTestsLoading() ? pending : children;
+}
