@@ -86,6 +86,11 @@ RegisterPayloadRef.implement({
       resolve: (r) => r.memberId,
     }),
     userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
+    resendLimitReached: t.boolean({
+      description:
+        'ACCOUNT_PENDING only: the activation email of this address was already sent again 3 times in the last hour (by its visitor or by support), so none went out now. False otherwise.',
+      resolve: (r) => r.resendLimitReached === true,
+    }),
   }),
 });
 

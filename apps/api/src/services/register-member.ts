@@ -39,10 +39,10 @@ import { resendActivation } from './registration/resend-activation.ts';
 import { validateFields } from './registration/validate-fields.ts';
 
 export async function registerMember(deps: RegisterDeps, input: RegisterInput): Promise<RegisterResult> {
-  const { outcome, memberId, fieldErrors, codeErrors } = await runRegistration(deps, input, null);
+  const { outcome, memberId, fieldErrors, codeErrors, resendLimitReached } = await runRegistration(deps, input, null);
   // Without a vouched-for address nothing is activated at once.
   if (outcome === 'ACTIVATED') throw new Error('register activated a member without a verified address');
-  return { outcome, memberId, fieldErrors, codeErrors };
+  return { outcome, memberId, fieldErrors, codeErrors, ...(resendLimitReached ? { resendLimitReached } : {}) };
 }
 
 /**

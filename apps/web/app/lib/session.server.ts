@@ -39,6 +39,8 @@ export interface RegistrationFlowState {
   activationFailure?: { kind: 'invalid' | 'failed'; at: number };
   /** sourcePath (spec §3): the shop page the visitor came from, where "Shop now" leads back. */
   sourcePath?: string;
+  /** ACCOUNT_PENDING: no email went out again, the address's resends this hour are used up. */
+  resendLimitReached?: boolean;
   /** What the last registration came to: the outcome pages show only their own outcome. */
   registrationOutcome?: RegistrationOutcome | 'ACTIVATED';
   /** The address of a membership application this visit made (its confirmation page needs one). */

@@ -7,7 +7,7 @@ import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 export async function loader(args: Route.LoaderArgs) {
   const flow = await requireOutcome(args, 'ACCOUNT_PENDING');
-  return { email: flow.registrationEmail ?? null };
+  return { email: flow.registrationEmail ?? null, limitReached: flow.resendLimitReached === true };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.emailPendingComplete.title', noIndex: true });
@@ -20,7 +20,7 @@ export default function EmailPendingComplete({ loaderData }: Route.ComponentProp
   return (
     <MessageScreen
       title={t('emailPending.title')}
-      text={t('emailPending.text')}
+      text={t(loaderData.limitReached ? 'emailPending.limit' : 'emailPending.text')}
       actions={[
         { label: t('emailPending.differentAddress'), to: path('/registration/formstarted', 'email=new') },
         { label: t('emailPending.backToRegistration'), to: path('/registration/formstarted'), variant: 'outline' },

@@ -1,7 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { useRevalidator } from 'react-router';
+import { Form, useActionData, useRevalidator } from 'react-router';
 import type { Route } from './+types/form-finished';
 import { BackToApp } from '../components/back-to-app.tsx';
+import { FormGuard } from '../components/form-guard.tsx';
+import { useSubmitting } from '../lib/forms/forms.ts';
+import { canSendAgain, resendRegistration } from '../lib/registration/resend.server.ts';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { useWebView } from '../lib/web-view/use-web-view.ts';
 import { callApi } from '../lib/api/api.server.ts';
@@ -36,10 +39,18 @@ export async function loader(args: Route.LoaderArgs) {
     memberId,
     state,
     flow: isRegistrationFlow(flow.registrationFlow) ? flow.registrationFlow : 'default',
+    // "Send it again" (issue 20 §1): only with a whole registration kept to send; its proof of work is for this invitation.
+    resend: canSendAgain(flow) ? { registrationCode: flow.registrationCode, validityTimestamp: flow.validityTimestamp ?? null } : null,
     sourcePath: flow.sourcePath ?? null,
     // The websocket's Bearer token (spec §7.5), only while it is still needed (ADR 022).
     socketToken: memberId && state === 'PENDING' ? await socketToken(request, context) : null,
   };
+}
+
+/** "Send it again": the registration the flow kept, sent to the API once more (lib/registration/resend.server.ts). */
+export async function action(args: Route.ActionArgs) {
+  await requireOutcome(args, 'FORM_FINISHED');
+  return resendRegistration(args, await args.request.formData());
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.formFinished.title', noIndex: true });
@@ -131,7 +142,38 @@ function AwaitingActivation({ loaderData }: { loaderData: Extract<LoaderData, { 
           {t('formFinished.live')}
         </p>
       )}
+      {loaderData.resend && <SendAgain proofOfWork={{ form: 'REGISTRATION', ...loaderData.resend }} email={loaderData.email} />}
       <BackToApp />
     </MessageScreen>
+  );
+}
+
+/**
+ * No email? One press sends the kept registration again as a real, checked request: the
+ * activation email again, or — when a guard took the first send for a script's — the
+ * registration itself (issue 20 §1). What came of it is said next to the button.
+ */
+function SendAgain({ proofOfWork, email }: { proofOfWork: { form: 'REGISTRATION'; registrationCode: string; validityTimestamp: string | null }; email: string | null }) {
+  const t = useT();
+  const busy = useSubmitting();
+  const answer = useActionData<typeof action>();
+  return (
+    <Form method="post" className="mt-10 border-t border-line pt-6">
+      <FormGuard proofOfWork={proofOfWork} />
+      <p className="text-sm leading-relaxed text-stone">{t('formFinished.resend.prompt')}</p>
+      <button type="submit" name="intent" value="resend" className="btn-outline mt-4" disabled={busy}>
+        {t('formFinished.resend.action')}
+      </button>
+      {answer?.resent && (
+        <p role="status" className="mt-4">
+          {answer.resent === 'sent' ? t('formFinished.resend.sent', { email: email ?? '' }) : t('formFinished.resend.limit')}
+        </p>
+      )}
+      {answer?.notice && (
+        <p role="alert" className="mt-4 border-l-2 border-alert pl-4">
+          {t(answer.notice.id, answer.notice.values)}
+        </p>
+      )}
+    </Form>
   );
 }

@@ -34,6 +34,11 @@ export interface RegisterResult {
   memberId: string | null;
   fieldErrors: FieldError[];
   codeErrors: RegistrationCodeError[];
+  /**
+   * ACCOUNT_PENDING only: the address's activation email was sent again RESENDS_PER_HOUR times
+   * in the last hour, so none went out now (the visitor's "send it again" says so, issue 20 §1).
+   */
+  resendLimitReached?: boolean;
 }
 
 /** The shared path's result: RegisterResult, plus ACTIVATED with the voucher and first name. */
@@ -47,6 +52,8 @@ export interface RegistrationRun {
   voucher: IssuedWelcomeVoucher | null;
   /** Set when ACTIVATED (null when the member gave none). */
   firstName: string | null;
+  /** ACCOUNT_PENDING only: no email went out, the hour's resends are used up (RegisterResult). */
+  resendLimitReached?: boolean;
 }
 
 /** What a registration from the social second step adds to the form. */

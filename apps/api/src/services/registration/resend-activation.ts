@@ -1,6 +1,7 @@
 /**
  * A pending member's address registered again: a fresh link supersedes the older ones and the
- * email goes out again — at most RESENDS_PER_HOUR times an hour; beyond, silently none.
+ * email goes out again — at most RESENDS_PER_HOUR times an hour; beyond, none, and the answer
+ * says so (resendLimitReached).
  */
 import type { Locale } from '@velvet/i18n/locales';
 import type { Transaction } from 'kysely';
@@ -10,7 +11,7 @@ import { issueActivation } from '../../domain/activation-links.ts';
 import { answer } from './outcomes.ts';
 import type { RegisterDeps, RegistrationRun } from './outcomes.ts';
 
-/** Activation emails a pending member can have sent again per hour; beyond, the outcome is the same but no email goes out. */
+/** Activation emails a pending member can have sent again per hour; beyond, the outcome is the same but no email goes out (resendLimitReached). */
 export const RESENDS_PER_HOUR = 3;
 
 /**
@@ -58,8 +59,8 @@ export async function resendActivation(deps: RegisterDeps, memberId: string, lan
   if (outboxId) {
     deps.outboxSignal?.notify();
     deps.logger?.info({ memberId, outboxId }, 'registration: activation email sent again');
-  } else {
-    deps.logger?.info({ memberId }, 'registration: resend limit reached, no email');
+    return answer('ACCOUNT_PENDING', null);
   }
-  return answer('ACCOUNT_PENDING', null);
+  deps.logger?.info({ memberId }, 'registration: resend limit reached, no email');
+  return { ...answer('ACCOUNT_PENDING', null), resendLimitReached: true };
 }

@@ -47,7 +47,7 @@ export const getCountryDetails = operation(
 export const register = operation(
   'register',
   graphql(`mutation register($input: RegisterInput!) {
-  register(input: $input) { outcome memberId userErrors { code field messageId } }
+  register(input: $input) { outcome memberId resendLimitReached userErrors { code field messageId } }
 }`),
 );
 

@@ -110,10 +110,20 @@ function popupFinishedPath({ prefix, invitation }: Post): string {
   return localizedPath(prefix, invitation.slug ? `/${invitation.slug}` : '/', invitationQuery({ ...invitation, slug: null }, { finished: '1' }));
 }
 
-/** A script (honeypot, too fast): "check your inbox", as a person would read, and no call (ADR 041). */
-async function answerScript({ formData, prefix, flow, save }: Post, finishedPath: string | undefined) {
+/**
+ * A script (honeypot, too fast): "check your inbox", as a person would read, and no call (ADR
+ * 041). A whole registration is kept in the flow as a person's would be: a person taken for a
+ * script finds no email, and the page's "send it again" sends it for real (resend.server.ts).
+ */
+async function answerScript(post: Post, finishedPath: string | undefined) {
+  const { formData, prefix, flow, save, step } = post;
+  const submission = parseWithZod(formData, { schema: step === 'lean-2' ? leanStep2Form : registrationForm });
   const email = keptValue(formData.get('email'), 254) ?? flow.registrationEmail;
-  const cookie = await save({ ...flow, registrationEmail: email, memberId: undefined, registrationOutcome: 'FORM_FINISHED' });
+  const kept =
+    submission.status === 'success'
+      ? registeredFlow(post, registerInput(post, submission.value as Partial<ReturnType<typeof registrationForm.parse>>), undefined, 'FORM_FINISHED')
+      : { ...flow, registrationEmail: email, memberId: undefined, registrationOutcome: 'FORM_FINISHED' as const };
+  const cookie = await save(kept);
   redirectToOutcomePage('FORM_FINISHED', prefix, { 'Set-Cookie': cookie }, finishedPath);
 }
 
@@ -135,7 +145,11 @@ async function registerMember(post: Post, finishedPath: string | undefined) {
     const { fieldErrors } = groupFieldErrors(payload.userErrors);
     return formResult(submission, { fieldErrors, ...(Object.keys(fieldErrors).length ? {} : { notice: { id: 'error.generic' } }) });
   }
-  const cookie = await post.save(registeredFlow(post, input, payload.memberId ?? undefined, payload.outcome));
+  const cookie = await post.save({
+    ...registeredFlow(post, input, payload.memberId ?? undefined, payload.outcome),
+    // The pending page says whether the email went out again or this hour's are used up.
+    resendLimitReached: payload.resendLimitReached || undefined,
+  });
   redirectToOutcomePage(payload.outcome, prefix, { 'Set-Cookie': cookie }, finishedPath);
   return formResult(submission, { notice: { id: 'error.generic' } });
 }
@@ -199,7 +213,11 @@ function registeredFlow(
     memberId,
     registrationNewsLetter: input.newsletter,
     registrationTermsAndConditions: true,
+    // The legal versions the visitor accepted: "send it again" sends the same (resend.server.ts).
+    termsPkString: input.termsPkString,
+    dataPolicyPkString: input.dataPolicyPkString,
     registrationFlow: input.flow === 'LEAN' ? 'leanStep2' : 'default',
     registrationOutcome: outcome,
+    resendLimitReached: undefined,
   };
 }
