@@ -134,11 +134,11 @@ describe('RATE_LIMIT_REGISTRATIONS_PER_MINUTE', () => {
     }
   });
 
-  it('defaults to 10', () => {
-    expect(testEnv().RATE_LIMIT_REGISTRATIONS_PER_MINUTE).toBe(10);
+  it('defaults to 30 registrations (one office address is many people), 10 public forms', () => {
+    expect(testEnv().RATE_LIMIT_REGISTRATIONS_PER_MINUTE).toBe(30);
     expect(testEnv().RATE_LIMIT_PUBLIC_FORMS_PER_MINUTE).toBe(10);
     expect(DEFAULT_RATE_LIMITS.publicForms).toMatchObject({ points: 10, duration: 60 });
-    expect(DEFAULT_RATE_LIMITS.register.points).toBe(10);
+    expect(DEFAULT_RATE_LIMITS.register.points).toBe(30);
     expect(DEFAULT_RATE_LIMITS.activateAccount.points).toBe(20);
     expect(DEFAULT_RATE_LIMITS.adminLoginIp).toMatchObject({ points: 5, duration: 60 });
     expect(DEFAULT_RATE_LIMITS.adminLoginAccountIp).toMatchObject({ points: 10, duration: 3600 });

@@ -78,9 +78,9 @@ const envSchema = z
       .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v)))
       .default(0),
     /** Access-code checks allowed per client address and minute (brute-force guard). */
-    RATE_LIMIT_CODE_CHECKS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    RATE_LIMIT_CODE_CHECKS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Registrations (Mutation.register) allowed per client address and minute; e2e tests raise it. */
-    RATE_LIMIT_REGISTRATIONS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    RATE_LIMIT_REGISTRATIONS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     /** Public one-field forms (joinWaitlist and applyForMembership together) per client address and minute. */
     RATE_LIMIT_PUBLIC_FORMS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
     /** Consent records (Mutation.recordConsent) per client address and minute. */
