@@ -193,4 +193,9 @@ describe('data-layer events', () => {
     expect(email.flow).toMatch(/^[0-9a-f]{64}$/);
     expect(await withoutPersonalData({ event: 'landing', variant: 'default', hasCode: true })).toEqual({ event: 'landing', variant: 'default', hasCode: true });
   });
+
+  it('hash one address to one value, whether a page holds its domain as written or in ASCII (ADR 042)', async () => {
+    const hash = async (email: string) => (await withoutPersonalData({ event: 'email_submitted', flow: 'default', emailHash: email })).emailHash;
+    expect(await hash('Anna@Müller.de')).toBe(await hash('anna@xn--mller-kva.de'));
+  });
 });

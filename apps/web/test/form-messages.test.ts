@@ -92,6 +92,13 @@ describe('the messages of spec §5, for what visitors really type', () => {
     expect(errorsOf(emailForm, { email: long }).email).toEqual(['validation.emailTooLong']);
   });
 
+  it('an address with letters beyond ASCII before the @ says why, on every form that takes one; a domain in any script is taken', () => {
+    for (const [name, schema] of [['registration', registrationForm], ['lean step 1', leanStep1Form], ['email only', emailForm]] as const) {
+      expect(errorsOf(schema, { email: 'müller@example.com' }).email, name).toEqual(['validation.emailInternationalLocalPart']);
+      expect(errorsOf(schema, { email: 'anna@müller.de' }).email, name).toBeUndefined();
+    }
+  });
+
   it('an empty admin sign-in is one problem', () => {
     expect(errorsOf(adminLoginForm, {})).toEqual({ '': ['admin.login.missing'] });
     expect(errorsOf(adminLoginForm, { email: 'admin@example.com' })).toEqual({ password: ['admin.login.passwordMissing'] });

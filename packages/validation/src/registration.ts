@@ -4,6 +4,7 @@
  * its own words. The API reports the same ids as `FieldError.code`.
  */
 import { z } from 'zod';
+import { asciiDomain } from './email-domain.ts';
 
 /** RFC 5321 limits a forward path to 256 octets including the angle brackets. */
 const EMAIL_MAX_LENGTH = 254;
@@ -13,6 +14,7 @@ export const NAME_MAX_LENGTH = 50;
 export const REGISTRATION_MESSAGE_IDS = {
   email: 'validation.email',
   emailTooLong: 'validation.emailTooLong',
+  emailInternationalLocalPart: 'validation.emailInternationalLocalPart',
   gender: 'validation.gender',
   firstName: 'validation.firstName',
   lastName: 'validation.lastName',
@@ -29,23 +31,49 @@ export const GENDERS = ['FEMALE', 'MALE'] as const;
 export type Gender = (typeof GENDERS)[number];
 
 /**
- * RFC 5322 "dot-atom" local part and a domain of DNS labels with a dot: what people type,
- * without the quoted and bracketed forms no shop accepts. Non-ASCII is refused (we cannot
- * rely on SMTPUTF8 along the way).
+ * RFC 5322 "dot-atom" local part, without the quoted form no shop accepts, in ASCII: letters
+ * beyond it need SMTPUTF8 (RFC 6531) on every server along the way, which we cannot promise.
  */
-const EMAIL_PATTERN =
-  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+/** The same shape with letters and digits of any script: an address that exists, but we cannot mail. */
+const INTERNATIONAL_LOCAL_PART = /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+(\.[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+)*$/u;
 
 /**
- * Trimmed, lower-cased, at most 254 characters (validation.emailTooLong, and then nothing
- * else: one message per problem), local part at most 64.
+ * An address as mail servers take it (ADR 042): its domain in ASCII, so `anna@müller.de` and
+ * `anna@xn--mller-kva.de` are one address wherever it is stored or compared. A message id when
+ * it cannot be one; the one for an address that exists but has letters beyond ASCII before
+ * the @, which plain SMTP cannot deliver to, says so.
+ */
+function deliverableAddress(typed: string): { address: string } | { error: string } {
+  const at = typed.lastIndexOf('@');
+  const local = typed.slice(0, at);
+  const domain = at > 0 ? asciiDomain(typed.slice(at + 1)) : null;
+  if (!domain || local.length > 64) return { error: REGISTRATION_MESSAGE_IDS.email };
+  if (!LOCAL_PART.test(local)) {
+    const international = INTERNATIONAL_LOCAL_PART.test(local);
+    return { error: international ? REGISTRATION_MESSAGE_IDS.emailInternationalLocalPart : REGISTRATION_MESSAGE_IDS.email };
+  }
+  const address = `${local}@${domain}`;
+  return address.length > EMAIL_MAX_LENGTH ? { error: REGISTRATION_MESSAGE_IDS.emailTooLong } : { address };
+}
+
+/**
+ * Trimmed, in Unicode NFC, lower-cased, at most 254 characters (validation.emailTooLong, and
+ * then nothing else: one message per problem), local part at most 64; the value is the address
+ * with its domain in ASCII (`anna@müller.de` → `anna@xn--mller-kva.de`).
  */
 export const email = z
   .string({ error: REGISTRATION_MESSAGE_IDS.email })
   .trim()
-  .toLowerCase()
-  .max(EMAIL_MAX_LENGTH, { error: REGISTRATION_MESSAGE_IDS.emailTooLong, abort: true })
-  .refine((value) => EMAIL_PATTERN.test(value) && value.indexOf('@') <= 64, { error: REGISTRATION_MESSAGE_IDS.email });
+  .transform((value) => value.normalize('NFC').toLowerCase())
+  // Conform's coercion reaches the inner string too (a blank is undefined there): it says the same.
+  .pipe(z.string({ error: REGISTRATION_MESSAGE_IDS.email }).max(EMAIL_MAX_LENGTH, { error: REGISTRATION_MESSAGE_IDS.emailTooLong, abort: true }))
+  .transform((typed, ctx) => {
+    const checked = deliverableAddress(typed);
+    if ('address' in checked) return checked.address;
+    ctx.issues.push({ code: 'custom', message: checked.error, input: typed });
+    return z.NEVER;
+  });
 
 /** A form that asks only for an address: membership application, waiting list, product share. */
 export const emailForm = z.object({ email });

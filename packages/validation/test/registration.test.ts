@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { email, firstName, lastName, gender, country, termsAccepted, registrationForm, leanStep2Form } from '../src/registration.ts';
 import type { z } from 'zod';
+import { memberLookupForm } from '../src/admin-members.ts';
+import { asciiEmail } from '../src/email-domain.ts';
 
 const issue = (schema: z.ZodType, value: unknown) => {
   const result = schema.safeParse(value);
@@ -11,7 +13,7 @@ describe('email', () => {
   it('trims and lower-cases', () => {
     expect(email.parse('  Jane.Doe+club@Example.COM ')).toBe('jane.doe+club@example.com');
   });
-  it.each(['', '   ', 'jane', 'jane@', '@example.com', 'jane@example', 'jane doe@example.com', 'jane@@example.com', 'jane@exa_mple.com', 'jäne@example.com'])(
+  it.each(['', '   ', 'jane', 'jane@', '@example.com', 'jane@example', 'jane doe@example.com', 'jane@@example.com', 'jane@exa_mple.com', 'jäne@', 'jane@müller', 'jane@ex%41mple.com', 'jane@1.2.3.4', 'jane@-müller.de', 'jane@💩.la'])(
     'refuses %j with validation.email',
     (value) => {
       expect(issue(email, value)).toBe('validation.email');
@@ -22,6 +24,48 @@ describe('email', () => {
     expect(issue(email, `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com`)).toBeUndefined();
     expect(issue(email, `${'a'.repeat(60)}@${'b'.repeat(60)}.com`)).toBeUndefined();
     expect(issue(email, `${'a'.repeat(65)}@example.com`)).toBe('validation.email');
+  });
+
+  describe('internationalised addresses (issue 20 §3, ADR 042)', () => {
+    it.each([
+      ['anna@müller.de', 'anna@xn--mller-kva.de'],
+      [' Anna@MÜLLER.DE ', 'anna@xn--mller-kva.de'],
+      ['anna@mu\u0308ller.de', 'anna@xn--mller-kva.de'],
+      ['anna@xn--mller-kva.de', 'anna@xn--mller-kva.de'],
+      ['jan@żółw.pl', 'jan@xn--w-uga1v8h.pl'],
+      ['info@straße.de', 'info@xn--strae-oqa.de'],
+      ['ivan@пример.рф', 'ivan@xn--e1afmkfd.xn--p1ai'],
+      ['li@例え。テスト', 'li@xn--r8jz45g.xn--zckzah'],
+    ])('accepts %j as the address mail servers take, %j', (typed, ascii) => {
+      expect(email.parse(typed)).toBe(ascii);
+    });
+
+    it.each(['müller@example.com', 'Jäne.Doe@example.com', 'пётр@example.com', '用户@例子.广告', 'zoë@müller.de'])(
+      'refuses %j, whose letters before the @ need SMTPUTF8, saying so',
+      (value) => {
+        expect(issue(email, value)).toBe('validation.emailInternationalLocalPart');
+      },
+    );
+
+    it('says the general message when more than the letters before the @ is wrong', () => {
+      expect(issue(email, 'müller@')).toBe('validation.email');
+      expect(issue(email, 'müller@example')).toBe('validation.email');
+      expect(issue(email, 'mül ler@example.com')).toBe('validation.email');
+    });
+
+    it('is looked up in the console, and hashed for the funnel, in the form that is stored', () => {
+      expect(memberLookupForm.parse({ email: 'Anna@Müller.de' })).toEqual({ email: 'anna@xn--mller-kva.de' });
+      expect(asciiEmail('anna@müller.de')).toBe('anna@xn--mller-kva.de');
+      expect(asciiEmail('anna@xn--mller-kva.de')).toBe('anna@xn--mller-kva.de');
+      expect(asciiEmail('not an address')).toBe('not an address');
+    });
+
+    it('counts the length of the address as sent: a domain that grows past 254 in ASCII is too long', () => {
+      const label = 'ñaöbücßdéeèfêgëhïiîjôkœlùmûnçoåpøq';
+      const typed = `${'a'.repeat(40)}@${[label, label, label, label, label].join('.')}.de`;
+      expect(typed.length).toBeLessThanOrEqual(254);
+      expect(issue(email, typed)).toBe('validation.emailTooLong');
+    });
   });
 });
 

@@ -3,6 +3,7 @@
  * reloads, works without JavaScript) and the admin session token.
  */
 import { createCookie, createCookieSessionStorage, type RouterContextProvider } from 'react-router';
+import { shownEmail } from './forms/shown-email.server.ts';
 import { requestInfoContext } from './page/context.ts';
 import type { RegistrationFlow, RegistrationOutcome } from '@velvet/validation/registration';
 
@@ -80,8 +81,10 @@ function registrationSessions(context: Readonly<RouterContextProvider>) {
 export async function readFlow(request: Request, context: Readonly<RouterContextProvider>) {
   const storage = registrationSessions(context);
   const session = await storage.getSession(request.headers.get('cookie'));
+  const kept = session.get('flow') ?? {};
   return {
-    flow: session.get('flow') ?? {},
+    // The address as the visitor wrote it, for the pages that echo it; the API takes either form (ADR 042).
+    flow: kept.registrationEmail ? { ...kept, registrationEmail: shownEmail(kept.registrationEmail) } : kept,
     /** Saves `next` and answers the Set-Cookie header value. */
     save: (next: RegistrationFlowState) => {
       session.set('flow', next);

@@ -13,6 +13,7 @@ import { useTrackOnce } from '../lib/analytics/use-track.ts';
 import { useT } from '../lib/page/use-root.ts';
 import { useSubmitting } from '../lib/forms/forms.ts';
 import { isScriptedSubmission } from '../lib/forms/form-guard.server.ts';
+import { shownEmail } from '../lib/forms/shown-email.server.ts';
 import { FormGuard } from '../components/form-guard.tsx';
 
 /** The waiting list needs the shop's signed token; anything else is the deny page. */
@@ -25,7 +26,7 @@ async function lobbyEmail(request: Request, context: Route.LoaderArgs['context']
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { email } = await lobbyEmail(request, context);
-  return { email };
+  return { email: shownEmail(email) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -19,6 +19,7 @@ import { apiFailureMessage, checkCode, type Notice } from '../lib/registration/r
 import { deny, denyPath, denyRefusedCode, invitationFrom, referrerOf, type Invitation } from '../lib/registration/registration.server.ts';
 import { groupFieldErrors, redirectToOutcomePage } from '../lib/registration/registration-outcome.server.ts';
 import { isScriptedSubmission } from '../lib/forms/form-guard.server.ts';
+import { shownEmail } from '../lib/forms/shown-email.server.ts';
 import { FormGuard } from '../components/form-guard.tsx';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '@velvet/validation/registration';
@@ -71,13 +72,13 @@ export async function loader(args: Route.LoaderArgs) {
     checkCode({ code: invitation.code, validityTimestamp: invitation.validityTimestamp, slug: invitation.slug, referrer }, { request, context }),
     serverCountry(request, context),
   ]);
-  if (check.status === 'unavailable') return { state: 'unavailable' as const, email: claims.email, notice: apiFailureMessage(check.error) };
+  if (check.status === 'unavailable') return { state: 'unavailable' as const, email: shownEmail(claims.email), notice: apiFailureMessage(check.error) };
   if (check.status !== 'valid') throw await deny(args, check.refusal.reason, invitation, referrer);
   const countries = check.details.countryOptions;
   return {
     state: 'ready' as const,
     token: token ?? '',
-    email: claims.email,
+    email: shownEmail(claims.email),
     inviterName: check.inviterName,
     ask: askedNames(claims),
     countries,

@@ -10,6 +10,7 @@
  * hash field that is not one is hashed here, and so is any value that looks like an email.
  */
 import { isTrackedEventName, type TrackedEventName } from '@velvet/validation/funnel';
+import { asciiEmail } from '@velvet/validation/email-domain';
 import { consentState, startConsent, subscribeConsent } from '../consent/consent.ts';
 import type { RegistrationFlow } from '@velvet/validation/registration';
 import { sendFunnelEvent } from './funnel.ts';
@@ -87,7 +88,8 @@ export async function withoutPersonalData(event: TrackedEvent): Promise<Record<s
   const entries = await Promise.all(
     Object.entries(event).map(async ([key, value]): Promise<[string, unknown]> => {
       if (typeof value !== 'string' || key === 'event') return [key, value];
-      if (key.endsWith('Hash')) return [key, SHA256_HEX.test(value) ? value : await sha256(value)];
+      // An address's hash is of the form the club keeps (domain in ASCII, ADR 042), however the page holds it.
+      if (key.endsWith('Hash')) return [key, SHA256_HEX.test(value) ? value : await sha256(asciiEmail(value))];
       return [key, EMAIL.test(value) ? await sha256(value) : value];
     }),
   );

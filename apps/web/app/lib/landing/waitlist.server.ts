@@ -4,6 +4,7 @@ import { fieldMessages } from '@velvet/validation/user-errors';
 import { callApi } from '../api/api.server.ts';
 import { requestLobbyLink } from '../api/operations.ts';
 import { isScriptedSubmission, proofOfWorkOf } from '../forms/form-guard.server.ts';
+import { shownEmail } from '../forms/shown-email.server.ts';
 import { parseWithZod } from '../forms/submission.server.ts';
 import { localeContext } from '../page/context.ts';
 import { apiFailureMessage } from '../registration/registration-code.server.ts';
@@ -15,12 +16,13 @@ export async function joinWaitlist({ request, context }: Args, formData: FormDat
   if (submission.status !== 'success') {
     return { errors: submission.error?.email ?? [], value: String(formData.get('email') ?? '').slice(0, 300) };
   }
-  const value = submission.value.email;
+  // The address as the visitor wrote it, for the answer to echo; the schema's ASCII form for the API (ADR 042).
+  const value = shownEmail(submission.value.email);
   // A script: "we have sent a link", as a person would read, and no email (ADR 041).
   if (isScriptedSubmission(formData, context)) return { errors: [], value, sent: true };
   const sent = await callApi(
     requestLobbyLink,
-    { email: value, language: context.get(localeContext).locale, proofOfWork: proofOfWorkOf(formData) },
+    { email: submission.value.email, language: context.get(localeContext).locale, proofOfWork: proofOfWorkOf(formData) },
     { request, context },
   );
   if (!sent.ok) return { errors: [], value, notice: apiFailureMessage(sent.error) };
