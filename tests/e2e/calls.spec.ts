@@ -182,6 +182,46 @@ test.describe('an invitation’s page a shared cache may keep (ADR 053)', () => 
     // The form's own check is this visitor's call, under the id the browser minted.
     await expect.poll(async () => (await apiCalls(minted!)).map((c) => [c.operationName, c.sourcePage])).toContainEqual(['checkRegistrationCode', '/pl/registration/formstarted']);
   });
+  test('every call of the page load carries the id the browser minted and its page: consent, proof-of-work challenge, form, funnel (issue 20 §3)', async ({ page }) => {
+    const { code } = await createInvitation({ inviter: 'Zoë' });
+    const sent: { path: string; sessionId: string | undefined; sourcePage: string | undefined }[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.endsWith('.data') || pathname === '/form-challenge' || pathname.startsWith('/entrance/cmp/consent')) {
+        sent.push({ path: pathname, sessionId: request.headers()['x-session-id'], sourcePage: request.headers()['x-source-page'] });
+      }
+    });
+    await page.goto(`/pl?rc=${code}`);
+    await waitForHydration(page);
+    await expect(page.locator('meta[name="acq-session-id"]')).toHaveCount(0);
+    await page.getByRole('button', { name: text('pl', 'cmp.acceptAll') }).click();
+    await page.getByRole('link', { name: text('pl', 'signup.email') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('pl', 'registration.title'));
+    await page.getByLabel(text('pl', 'registration.gender.female'), { exact: true }).check();
+    await page.getByLabel(text('pl', 'registration.firstName'), { exact: true }).fill('Zoë');
+    await page.getByLabel(text('pl', 'registration.lastName'), { exact: true }).fill('Łukasiewicz');
+    await page.getByLabel(text('pl', 'registration.email')).fill(uniqueEmail('one-id'));
+    await page.getByRole('checkbox', { name: plain('pl', 'registration.terms') }).check();
+    await page.getByRole('button', { name: text('pl', 'registration.submit') }).click();
+    await expect(page).toHaveURL(new RegExp(`^${E2E.base}/pl/registration/formfinished$`));
+
+    const minted = sent[0]?.sessionId;
+    expect(minted).toMatch(UUID);
+    expect(sent.filter((r) => r.sessionId !== minted)).toEqual([]);
+    expect(sent.find((r) => r.path === '/form-challenge')?.sourcePage).toBe('/pl/registration/formstarted');
+    // What the API heard under that one id: each call named the page it served, never /form-challenge or /entrance.
+    await expect
+      .poll(async () => (await apiCalls(minted!)).map((c) => [c.operationName, c.sourcePage]))
+      .toEqual(
+        expect.arrayContaining([
+          ['recordConsent', '/pl'],
+          ['proofOfWorkChallenge', '/pl/registration/formstarted'],
+          ['register', '/pl/registration/formstarted'],
+          ['recordFunnelEvents', expect.stringMatching(/^\/pl(\/|$)/)],
+        ]),
+      );
+    for (const call of await apiCalls(minted!)) expect(call.sourcePage).not.toMatch(/^\/(form-challenge|entrance)|\.data$/);
+  });
 });
 
 test.describe('the websocket (spec §7.1, §7.5)', () => {

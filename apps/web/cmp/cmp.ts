@@ -13,7 +13,7 @@ import 'vanilla-cookieconsent/dist/cookieconsent.css';
 import './cmp.css';
 import * as CookieConsent from 'vanilla-cookieconsent';
 import translations from 'virtual:acq-cmp-translations';
-import { SESSION_HEADER, pageLoadSessionId } from '../app/lib/page/page-load.ts';
+import { pageLoadHeaders } from '../app/lib/page/page-load.ts';
 import {
   CMP_DATA_EVENT,
   CMP_STYLE_PATH,
@@ -81,11 +81,10 @@ async function boot(config: CmpPageConfig): Promise<void> {
       language: currentLanguage(),
       country: config.data.applicationCountry,
     };
-    const sessionId = pageLoadSessionId();
     void fetch(CONSENT_RECORD_PATH, {
       method: 'POST',
-      // The page load's id goes with the record to the API's request log (ADR 022), never into the record.
-      headers: { 'content-type': 'application/json', ...(sessionId ? { [SESSION_HEADER]: sessionId } : {}) },
+      // The page load's id and the page's path go with the record to the API's request log (ADR 022), never into the record.
+      headers: { 'content-type': 'application/json', ...pageLoadHeaders() },
       body: JSON.stringify(body),
       credentials: 'same-origin',
       keepalive: true,

@@ -17,7 +17,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { CONSENT_REVISION } from '../app/lib/consent/consent-shared.ts';
-import { isSessionId } from '../app/lib/page/page-load.ts';
+import { SESSION_HEADER, SOURCE_PAGE_HEADER, isSessionId, pagePathSent } from '../app/lib/page/page-load.ts';
 import { formStartDoor } from './form-start.ts';
 import { bodyOf, readBodies } from './request-body.ts';
 
@@ -46,6 +46,10 @@ const consentBody = z.object({
 
 const funnelBody = z.object({
   sessionId: z.string().regex(FUNNEL_SESSION_PATTERN),
+  // A beacon carries no headers: the page load's id and the page's path come in its body
+  // (ADR 022). Optional, for a tab from before they were sent; a malformed one is ignored.
+  pageLoadId: z.string().max(64).optional(),
+  page: z.string().max(1024).optional(),
   country: z.string().max(2).optional(),
   events: z
     .array(
@@ -65,6 +69,12 @@ const funnelBody = z.object({
 const RECORD_CONSENT = 'mutation recordConsent($input: RecordConsentInput!) { recordConsent(input: $input) }';
 const RECORD_FUNNEL = 'mutation recordFunnelEvents($events: [FunnelEventInput!]!) { recordFunnelEvents(events: $events) }';
 
+/** What a beacon names in its body instead of the headers it cannot carry. */
+interface PageLoadSent {
+  sessionId?: string | undefined;
+  page?: string | undefined;
+}
+
 /** The path of the page that sent a request to /entrance: its Referer, when it is one of our own pages. */
 function pageOf(req: Request, publicOrigin: string): string | undefined {
   const referer = req.get('referer');
@@ -72,8 +82,7 @@ function pageOf(req: Request, publicOrigin: string): string | undefined {
   try {
     const url = new URL(referer);
     const own = url.origin === publicOrigin || url.origin === `${req.protocol}://${req.get('host') ?? ''}`;
-    if (!own || url.pathname.startsWith('/entrance')) return undefined;
-    return url.pathname;
+    return own ? (pagePathSent(url.pathname) ?? undefined) : undefined;
   } catch {
     return undefined;
   }
@@ -95,17 +104,18 @@ export function entranceRouter({ env, logger }: { env: Env; logger: Logger }): R
   };
   const json = [readBodies(() => ENTRANCE_BODY_BYTES), parseJson];
 
-  const forward = async (req: Request, res: Response, operationName: string, query: string, variables: unknown) => {
+  const forward = async (req: Request, res: Response, operationName: string, query: string, variables: unknown, fromBody: PageLoadSent = {}) => {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'x-correlation-id': `acq-web-${randomUUID()}`,
     };
-    // These doors serve a page: the API hears of that page (the Referer's path, our origin only)
-    // and of its page load when the browser sent the id (ADR 022), never of /entrance.
-    const sourcePage = pageOf(req, new URL(env.PUBLIC_URL).origin);
+    // These doors serve a page: the API hears of that page — the one the page's script names,
+    // else the Referer's path (our origin only) — and of its page load when the browser sent the
+    // id (ADR 022), never of /entrance.
+    const sourcePage = pagePathSent(req.get(SOURCE_PAGE_HEADER)) ?? pagePathSent(fromBody.page) ?? pageOf(req, new URL(env.PUBLIC_URL).origin);
     if (sourcePage) headers['x-source-page'] = sourcePage;
-    const sessionId = req.get('x-session-id');
-    if (isSessionId(sessionId)) headers['x-session-id'] = sessionId.toLowerCase();
+    const sessionId = [req.get(SESSION_HEADER), fromBody.sessionId].find(isSessionId);
+    if (sessionId) headers['x-session-id'] = sessionId.toLowerCase();
     if (req.ip) headers['x-forwarded-for'] = req.ip;
     const acceptLanguage = req.get('accept-language');
     if (acceptLanguage) headers['accept-language'] = acceptLanguage;
@@ -143,7 +153,7 @@ export function entranceRouter({ env, logger }: { env: Env; logger: Logger }): R
     const parsed = funnelBody.safeParse(req.body);
     res.status(parsed.success ? 204 : 400).end();
     if (!parsed.success) return;
-    const { sessionId, country, events } = parsed.data;
+    const { sessionId, pageLoadId, page, country, events } = parsed.data;
     const served = supportedCountry(country);
     const known = events.filter((e) => isTrackedEventName(e.name));
     if (known.length === 0) return;
@@ -158,7 +168,7 @@ export function entranceRouter({ env, logger }: { env: Env; logger: Logger }): R
         ...(e.landingSlug ? { landingSlug: e.landingSlug } : {}),
         analyticsConsent: e.analyticsConsent,
       })),
-    });
+    }, { sessionId: pageLoadId, page });
   });
 
   return router;

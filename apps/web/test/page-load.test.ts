@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_COOKIE, authCookie } from '../app/lib/auth-cookie.server.ts';
 import { connectionParams } from '../app/lib/api/live-status.ts';
 import { pagePath } from '../app/lib/i18n/i18n.ts';
-import { isRouterRequest, isSessionId } from '../app/lib/page/page-load.ts';
+import { isRouterRequest, isSessionId, pagePathSent } from '../app/lib/page/page-load.ts';
 import { pageLoadMiddleware, pageLoadOf } from '../app/lib/page/page-load.server.ts';
 import { pageLoadContext } from '../app/lib/page/context.ts';
 
@@ -25,6 +25,20 @@ describe('the page load of a request', () => {
     expect(navigation).toEqual({ sessionId: ID, sourcePage: '/de/registration/formstarted' });
     const forged = pageLoadOf(new Request('http://localhost/de.data', { headers: { 'x-session-id': 'web-1; drop table' } }));
     expect(isSessionId(forged.sessionId)).toBe(true);
+  });
+
+  it('goes on in the proof-of-work challenge the page’s script asks for, in the name of the page it names', () => {
+    const challenge = pageLoadOf(new Request('http://localhost/form-challenge?form=REGISTRATION', { headers: { 'X-Session-ID': ID, 'X-Source-Page': '/de/registration/formstarted' } }));
+    expect(challenge).toEqual({ sessionId: ID, sourcePage: '/de/registration/formstarted' });
+    // A page named wrongly is no page: the API hears of no made-up one.
+    for (const forged of ['https://evil.example/', '//evil.example/x', '/entrance/funnel', '/de.data', 'de', `/${'a'.repeat(600)}`, '/de/<script>']) {
+      const page = pageLoadOf(new Request('http://localhost/form-challenge?form=REGISTRATION', { headers: { 'x-session-id': ID, 'x-source-page': forged } }));
+      expect(page.sourcePage, forged).toBe('/form-challenge');
+    }
+    // Only a page's own requests name it: a document never takes it from a header.
+    expect(pageLoadOf(new Request('http://localhost/de', { headers: { 'x-source-page': '/fr/about-us' } })).sourcePage).toBe('/de');
+    expect(pagePathSent('/de/%C3%BCber-uns')).toBe('/de/%C3%BCber-uns');
+    expect(pagePathSent('/')).toBe('/');
   });
 
   it('names the page as the visitor sees it: never .data, / and /de for the landing pages', () => {
@@ -81,6 +95,59 @@ describe('in the browser', () => {
       ['/de.data?index', ID, 'application/json'],
       ['/acquisition-defaults.json', null, null],
     ]);
+  });
+
+  /** A page of `path` in the browser; `documentId`: the id its document names (null: a page a shared cache may keep). */
+  function browserPage(path: string, documentId: string | null, fetchStub: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>) {
+    const listeners: Record<string, () => void> = {};
+    vi.stubGlobal('window', {
+      location: { href: `https://club.example${path}`, pathname: path, origin: 'https://club.example' },
+      addEventListener: (type: string, listener: () => void) => (listeners[type] = listener),
+    });
+    vi.stubGlobal('document', {
+      querySelector: () => (documentId ? { content: documentId } : null),
+      addEventListener: () => undefined,
+      documentElement: { lang: 'de' },
+      visibilityState: 'visible',
+    });
+    vi.stubGlobal('fetch', fetchStub);
+    return { leave: () => listeners.pagehide?.() };
+  }
+
+  it('the proof-of-work challenge carries the page load’s id and the page’s path, like the router’s requests', async () => {
+    for (const documentId of [ID, null]) {
+      vi.resetModules();
+      const seen: Headers[] = [];
+      browserPage('/de/registration/formstarted', documentId, (_input, init) => {
+        seen.push(new Headers(init?.headers));
+        return Promise.resolve(Response.json({ challenge: null }));
+      });
+      const { solveProofOfWork } = await import('../app/lib/forms/proof-of-work.ts');
+      const { pageLoadSessionId } = await import('../app/lib/page/page-load.ts');
+      expect(await solveProofOfWork({ form: 'REGISTRATION', registrationCode: 'ABC' })).toBe('');
+      // The document's id, or on a page a cache may keep the one the browser minted for this page load.
+      const expected = documentId ?? pageLoadSessionId();
+      expect(isSessionId(expected)).toBe(true);
+      expect(seen.map((h) => [h.get('x-session-id'), h.get('x-source-page'), h.get('accept')])).toEqual([[expected, '/de/registration/formstarted', 'application/json']]);
+    }
+  });
+
+  it('the funnel’s beacon names the page load’s id and the page’s path, which it cannot send as headers', async () => {
+    vi.resetModules();
+    const beacons: string[] = [];
+    const page = browserPage('/de/registration/formstarted', null, () => Promise.reject(new Error('no fetch expected')));
+    vi.stubGlobal('navigator', { sendBeacon: (_url: string, blob: Blob) => (void blob.text().then((text) => beacons.push(text)), true) });
+    const { sendFunnelEvent } = await import('../app/lib/analytics/funnel.ts');
+    const { pageLoadSessionId } = await import('../app/lib/page/page-load.ts');
+    sendFunnelEvent('email_submitted');
+    page.leave();
+    await vi.waitFor(() => expect(beacons).toHaveLength(1));
+    const beacon = JSON.parse(beacons[0]!) as { sessionId: string; pageLoadId: string; page: string };
+    expect(beacon.pageLoadId).toBe(pageLoadSessionId());
+    expect(beacon.page).toBe('/de/registration/formstarted');
+    // The events keep the funnel's own id (ADR 011): nothing stored with them names the page load.
+    expect(isSessionId(beacon.sessionId)).toBe(true);
+    expect(beacon.sessionId).not.toBe(beacon.pageLoadId);
   });
 
   it('graphql-ws’s connection_init carries Bearer auth and the page’s ids as headers (spec §7.5)', () => {

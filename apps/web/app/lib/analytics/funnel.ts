@@ -4,7 +4,9 @@
  * visitor granted analytics. The only identifier is a random id made for this page load and
  * kept in memory: nothing is stored in or read from the browser for it. Events are sent in
  * batches with navigator.sendBeacon: a second after the last one, at 20, and when the page
- * is hidden or left.
+ * is hidden or left. A beacon cannot carry headers, so each names the page load's id and the
+ * page's path in its body, for the door's call to the API (spec §7.2, ADR 022); the API never
+ * stores them with the events, which keep the funnel's own id (ADR 011).
  */
 import { isLocale } from '@velvet/i18n/locales';
 import { LANDING_SLUG_PATTERN, MAX_FUNNEL_BATCH } from '@velvet/validation/funnel';
@@ -12,7 +14,7 @@ import { INVITATION_PARAMS } from '@velvet/validation/links';
 import { LANDING_SLUGS } from '../../screens.ts';
 import { FUNNEL_PATH } from '../consent/consent-shared.ts';
 import { consentState } from '../consent/consent.ts';
-import { uuid } from '../page/page-load.ts';
+import { currentPagePath, pageLoadSessionId, uuid } from '../page/page-load.ts';
 
 export interface FunnelBeaconEvent {
   name: string;
@@ -24,7 +26,12 @@ export interface FunnelBeaconEvent {
 }
 
 interface FunnelBeacon {
+  /** The funnel's own id of this page load, stored with the events (ADR 011). */
   sessionId: string;
+  /** The page load's X-Session-ID (ADR 022): the door's API call carries it, nothing stores it. */
+  pageLoadId: string;
+  /** The page's path, the door's X-Source-Page. */
+  page: string;
   country?: string;
   events: FunnelBeaconEvent[];
 }
@@ -83,7 +90,7 @@ function flushFunnel(): void {
   const events = queue.slice(0, MAX_FUNNEL_BATCH);
   queue = queue.slice(MAX_FUNNEL_BATCH);
   const country = window.__ACQ_CMP__?.data.applicationCountry;
-  const body = JSON.stringify({ sessionId, ...(country ? { country } : {}), events } satisfies FunnelBeacon);
+  const body = JSON.stringify({ sessionId, pageLoadId: pageLoadSessionId(), page: currentPagePath(), ...(country ? { country } : {}), events } satisfies FunnelBeacon);
   const sent = typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(FUNNEL_PATH, new Blob([body], { type: 'application/json' }));
   if (!sent) {
     void fetch(FUNNEL_PATH, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'application/json' } }).catch(() => undefined);

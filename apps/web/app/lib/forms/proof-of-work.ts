@@ -5,6 +5,7 @@
  */
 import { encodeProofOfWork, type ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import { INVITATION_PARAMS } from '@velvet/validation/links';
+import { pageLoadHeaders } from '../page/page-load.ts';
 
 export interface ProofOfWorkRequest {
   form: ProofOfWorkForm;
@@ -18,7 +19,8 @@ export async function solveProofOfWork(request: ProofOfWorkRequest): Promise<str
   const params = new URLSearchParams({ form: request.form });
   if (request.registrationCode) params.set(INVITATION_PARAMS.code, request.registrationCode);
   if (request.validityTimestamp) params.set(INVITATION_PARAMS.validityTimestamp, request.validityTimestamp);
-  const response = await fetch(`/form-challenge?${params.toString()}`, { headers: { accept: 'application/json' }, cache: 'no-store' });
+  // The challenge is asked of the API in this page load's name, for this page (spec §7.2).
+  const response = await fetch(`/form-challenge?${params.toString()}`, { headers: { accept: 'application/json', ...pageLoadHeaders() }, cache: 'no-store' });
   if (!response.ok) throw new Error(`form challenge: HTTP ${response.status}`);
   const { challenge } = (await response.json()) as { challenge: string | null };
   if (!challenge) return '';

@@ -3,9 +3,10 @@
  * A document whose loaders called the API carries the id those calls used
  * (`<meta name="acq-session-id">`, and the page is then private: ADR 053); any other page
  * carries none — it may come from a shared cache — and the browser mints the page load's id.
- * The browser sends it on every request of that page load — the router's `.data` requests of
- * client-side navigations and submissions, and graphql-ws's connection_init — and the server
- * uses it for its calls to the API.
+ * The browser sends it on every request of that page load that reaches the API — the router's
+ * `.data` requests of client-side navigations and submissions, the proof-of-work challenge, the
+ * consent record, the funnel's beacons, and graphql-ws's connection_init — with the page's path
+ * where the server cannot know it (`pageLoadHeaders`), and the server uses both for its calls.
  */
 
 export const SESSION_HEADER = 'X-Session-ID';
@@ -50,6 +51,36 @@ export function pageLoadSessionId(): string {
   const store = window as unknown as Record<symbol, string | undefined>;
   store[PAGE_LOAD_KEY] ??= documentSessionId() ?? uuid();
   return store[PAGE_LOAD_KEY];
+}
+
+/** At most this long: a page's path as the browser's `location.pathname` gives it (percent-encoded). */
+const MAX_PAGE_PATH = 512;
+/** A path of one of our pages, percent-encoded (RFC 3986's path characters only): `/de/registration/formstarted`. */
+const PAGE_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
+/** Addresses that are no page: the doors and resources the pages' scripts call. */
+const NOT_A_PAGE = /^\/(entrance|form-challenge|error-reports|healthz|__manifest)(\/|$)|\.data$/;
+
+/**
+ * The page's path a browser named (X-Source-Page, or a beacon's `page`), if it names one of our
+ * pages' paths; a hostile or mistaken value is no path (the server then uses what it knows).
+ */
+export function pagePathSent(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length > MAX_PAGE_PATH || !PAGE_PATH.test(value) || NOT_A_PAGE.test(value)) return null;
+  return value;
+}
+
+/** The page's path as the browser shows it. Browser only. */
+export function currentPagePath(): string {
+  return window.location.pathname || '/';
+}
+
+/**
+ * What a request of this page load's own scripts carries besides the router's (spec §7.2): the
+ * page load's id and the page's path — a request to /form-challenge or /entrance names no page
+ * by its address. Browser only.
+ */
+export function pageLoadHeaders(): Record<string, string> {
+  return { [SESSION_HEADER]: pageLoadSessionId(), [SOURCE_PAGE_HEADER]: currentPagePath() };
 }
 
 /** Whether a request is one of the router's own: a loader/action `.data` request or route discovery, on our origin. */
