@@ -230,19 +230,41 @@ builder.subscriptionField('registrationStatus', (t) =>
   }),
 );
 
-async function* statusUpdates(events: RegistrationEvents, db: Db, memberId: string): AsyncGenerator<RegistrationStatusEvent> {
+/**
+ * The subscription's stream. An async generator cannot be stopped while it awaits the next
+ * event: graphql-ws's return() on a socket that closed — the client restarting (4205), ending a
+ * frozen socket (4499), giving up on an acknowledgement (4504), a tab closed — would wait for
+ * an event that may never come, keeping the listener of every socket that went away. So return()
+ * ends the event queue first, which lets the generator finish at once.
+ */
+function statusUpdates(events: RegistrationEvents, db: Db, memberId: string): AsyncIterableIterator<RegistrationStatusEvent> {
   // Listen first, then read: a change between the two is not lost.
   const updates = events.subscribe(memberId.trim().toLowerCase());
-  try {
-    const current = await registrationStatus(db, memberId);
-    if (!current) throw new GraphQLError('Unknown registration.', { extensions: { code: 'NOT_FOUND' } });
-    yield current;
-    if (current.state === 'ACTIVE') return;
-    for await (const event of updates) {
-      yield event;
-      if (event.state === 'ACTIVE') return;
+  const stream = (async function* () {
+    try {
+      const current = await registrationStatus(db, memberId);
+      if (!current) throw new GraphQLError('Unknown registration.', { extensions: { code: 'NOT_FOUND' } });
+      yield current;
+      if (current.state === 'ACTIVE') return;
+      for await (const event of updates) {
+        yield event;
+        if (event.state === 'ACTIVE') return;
+      }
+    } finally {
+      await updates.return?.();
     }
-  } finally {
-    await updates.return?.();
-  }
+  })();
+  const iterator: AsyncIterableIterator<RegistrationStatusEvent> = {
+    next: () => stream.next(),
+    return: async () => {
+      await updates.return?.();
+      return stream.return(undefined);
+    },
+    throw: async (error: unknown) => {
+      await updates.return?.();
+      return stream.throw(error);
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }

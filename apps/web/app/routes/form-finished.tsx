@@ -19,7 +19,7 @@ import { socketToken } from '../lib/auth-cookie.server.ts';
 import { useTrackStep } from '../lib/analytics/use-track.ts';
 import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
-/** How often the page asks again when websockets are blocked. */
+/** How often the page asks again while its websocket is not listening (blocked, reconnecting, given up). */
 const POLL_MS = 5000;
 
 export async function loader(args: Route.LoaderArgs) {
@@ -89,7 +89,8 @@ function AwaitingActivation({ loaderData }: { loaderData: Extract<LoaderData, { 
   const webView = useWebView();
   const { revalidate } = useRevalidator();
   const [liveState, setLiveState] = useState<RegistrationStatus['state']>(loaderData.state);
-  const [polling, setPolling] = useState(false);
+  // Whether the websocket is acknowledged and listening; until then, and whenever it is not, the page polls.
+  const [live, setLive] = useState(false);
   const state = loaderData.state === 'ACTIVE' ? 'ACTIVE' : liveState;
   const { memberId } = loaderData;
   // The freshest token at each (re)connection, without reconnecting when a revalidation brings a new one.
@@ -114,15 +115,15 @@ function AwaitingActivation({ loaderData }: { loaderData: Extract<LoaderData, { 
       memberId,
       { graphqlUrl, token: () => token.current },
       (status) => setLiveState(status.state),
-      () => setPolling(true),
+      setLive,
     );
   }, [memberId, state]);
 
   useEffect(() => {
-    if (!polling || state === 'ACTIVE') return;
+    if (live || !memberId || state === 'ACTIVE') return;
     const timer = setInterval(() => void revalidate(), POLL_MS);
     return () => clearInterval(timer);
-  }, [polling, state, revalidate]);
+  }, [live, memberId, state, revalidate]);
 
   if (state === 'ACTIVE') {
     return (
