@@ -51,6 +51,7 @@ import { loadAcquisitionDefaults, setRuntimeConfig } from './lib/page/runtime-co
 import { clubDay } from './lib/calendar/club-time.ts';
 import type { RootData } from './lib/page/root-data.ts';
 import { ErrorScreen } from './components/error-screen.tsx';
+import { keepDataWhenLost } from './lib/forms/connection.ts';
 
 /** Every request: unpack acqParams, then settle the language for everything below. */
 const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
@@ -118,6 +119,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     { headers: prefix ? {} : { Vary: 'Cookie, Accept-Language' } },
   );
 }
+
+/** A form the visitor's connection lost keeps the page's data: nothing revalidates (lib/forms/connection.ts). */
+export const shouldRevalidate = keepDataWhenLost;
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;

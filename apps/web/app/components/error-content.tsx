@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { MessageScreen } from './message-screen.tsx';
+import { isConnectionFailure } from '../lib/forms/connection.ts';
 import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 /**
@@ -34,10 +35,6 @@ export function ErrorContent({
   );
 }
 
-/** A fetch of the page's data that never reached the server: the visitor's network, not ours. */
-function isNetworkFailure(error: unknown): boolean {
-  return typeof window !== 'undefined' && error instanceof TypeError && (!navigator.onLine || /fetch|network/i.test(error.message));
-}
 
 /** What an error thrown by a page's loader, action, guard or render says, as ErrorContent. */
 export function RouteErrorContent({ inverse = false }: { inverse?: boolean }) {
@@ -46,6 +43,6 @@ export function RouteErrorContent({ inverse = false }: { inverse?: boolean }) {
   const data = isRouteErrorResponse(error) ? (error.data as { path?: unknown } | null) : null;
   if (!isRouteErrorResponse(error)) console.error(error);
   return (
-    <ErrorContent status={status} path={typeof data?.path === 'string' ? data.path : undefined} offline={isNetworkFailure(error)} inverse={inverse} />
+    <ErrorContent status={status} path={typeof data?.path === 'string' ? data.path : undefined} offline={isConnectionFailure(error)} inverse={inverse} />
   );
 }

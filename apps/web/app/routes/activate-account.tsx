@@ -16,6 +16,7 @@ import { routeMiddleware } from '../lib/page/route-middleware.ts';
 import { readFlow } from '../lib/session.server.ts';
 import { useTrackOnce } from '../lib/analytics/use-track.ts';
 import { useT } from '../lib/page/use-root.ts';
+import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
 /** Runs the language middleware (spec §2): the email's language sticks. */
 export const middleware = routeMiddleware('language');
@@ -66,6 +67,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     payload.memberToken ? { headers: { 'Set-Cookie': authCookie(payload.memberToken) } } : undefined,
   );
 }
+
+/** The visitor's connection lost the form on its way: the page stays, as typed, and says so (lib/forms/connection.ts). */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return (await sentOrLost(serverAction)) ?? { activated: null, alreadyActive: false, notice: CONNECTION_LOST, ...LOST };
+}
+
+export const shouldRevalidate = keepDataWhenLost;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.activateAccount.title', noIndex: true });
 

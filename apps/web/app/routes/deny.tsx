@@ -16,6 +16,7 @@ import { apiFailureMessage } from '../lib/registration/registration-code.server.
 import { FormGuard } from '../components/form-guard.tsx';
 import { useTrackOnce } from '../lib/analytics/use-track.ts';
 import { useLocalPath, useT } from '../lib/page/use-root.ts';
+import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
 /**
  * A waiting-list place is offered when this visit already told us an email address. A refusal
@@ -51,6 +52,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!sent) return { sentTo: null, notice: { id: userErrors[0]?.messageId ?? 'error.generic' } };
   return { sentTo: flow.registrationEmail, notice: null };
 }
+
+/** The visitor's connection lost the form on its way: the page stays, as typed, and says so (lib/forms/connection.ts). */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return (await sentOrLost(serverAction)) ?? { sentTo: null, notice: CONNECTION_LOST, ...LOST };
+}
+
+export const shouldRevalidate = keepDataWhenLost;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.deny.title', noIndex: true });
 

@@ -18,6 +18,7 @@ import { requireOutcome } from '../lib/registration/registration.server.ts';
 import { socketToken } from '../lib/auth-cookie.server.ts';
 import { useTrackStep } from '../lib/analytics/use-track.ts';
 import { useLocalPath, useT } from '../lib/page/use-root.ts';
+import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
 /** How often the page asks again while its websocket is not listening (blocked, reconnecting, given up). */
 const POLL_MS = 5000;
@@ -52,6 +53,14 @@ export async function action(args: Route.ActionArgs) {
   await requireOutcome(args, 'FORM_FINISHED');
   return resendRegistration(args, await args.request.formData());
 }
+
+
+/** The visitor's connection lost the form on its way: the page stays, as typed, and says so (lib/forms/connection.ts). */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return (await sentOrLost(serverAction)) ?? { resent: null, notice: CONNECTION_LOST, ...LOST };
+}
+
+export const shouldRevalidate = keepDataWhenLost;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.formFinished.title', noIndex: true });
 

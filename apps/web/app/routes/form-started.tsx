@@ -16,6 +16,7 @@ import { handleRegistration } from '../lib/registration/register.server.ts';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
 import { useTrackOnce, useTrackStep } from '../lib/analytics/use-track.ts';
 import { useT } from '../lib/page/use-root.ts';
+import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
 /** The registration form: one step, or the lean flow (step=2 after the email step). */
 export async function loader(args: Route.LoaderArgs) {
@@ -75,6 +76,13 @@ function registrationFlowOf(slug: string | null, stepParam: string | null, flow:
 export async function action(args: Route.ActionArgs) {
   return handleRegistration(args, await args.request.formData());
 }
+
+/** The visitor's connection lost the form on its way: the page stays, as typed, and says so (lib/forms/connection.ts). */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return (await sentOrLost(serverAction)) ?? { kind: 'form' as const, result: undefined, notice: CONNECTION_LOST, ...LOST };
+}
+
+export const shouldRevalidate = keepDataWhenLost;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.formStarted.title', noIndex: true });
 

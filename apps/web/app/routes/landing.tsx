@@ -30,6 +30,7 @@ import { useLocalPath, useT } from '../lib/page/use-root.ts';
 import { track } from '../lib/analytics/analytics.ts';
 import { pageCatalogReady } from '../lib/i18n/messages.ts';
 import { LANDING_SLUGS } from '../screens.ts';
+import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
 /** The popup variant's form, loaded when the visitor heads for it (./components/popup-registration.tsx). */
 const loadPopupRegistration = () => import('../components/popup-registration.tsx');
@@ -168,6 +169,29 @@ export async function action(args: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: 'meta.landing.title', description: 'meta.landing.description' });
+
+/**
+ * The visitor's connection lost one of the page's forms on its way: the page stays, as typed,
+ * and that form says so (lib/forms/connection.ts).
+ */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  // Read before the form goes: its body is the server action's then.
+  const posted = await request.clone().formData();
+  const answer = await sentOrLost(serverAction);
+  if (answer) return answer;
+  const postedValue = (name: string) => String(posted.get(name) ?? '').slice(0, 300);
+  const intent = postedValue('intent');
+  // An empty result: Conform keeps the fields as they are.
+  const lost = { kind: 'form' as const, result: {}, notice: CONNECTION_LOST };
+  if (intent === 'product-share') return { code: null, registration: null, productShare: lost, ...LOST };
+  if (intent === 'waitlist') {
+    return { code: null, registration: null, productShare: null, waitlist: { errors: [], value: postedValue('email'), notice: CONNECTION_LOST }, ...LOST };
+  }
+  if (isRegistrationStep(intent)) return { code: null, productShare: null, registration: lost, ...LOST };
+  return { code: { result: { errors: [], value: postedValue('code') }, notice: CONNECTION_LOST, errorEvent: null }, registration: null, productShare: null, ...LOST };
+}
+
+export const shouldRevalidate = keepDataWhenLost;
 
 export default function Landing({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();

@@ -15,6 +15,7 @@ import { useSubmitting } from '../lib/forms/forms.ts';
 import { isScriptedSubmission } from '../lib/forms/form-guard.server.ts';
 import { shownEmail } from '../lib/forms/shown-email.server.ts';
 import { FormGuard } from '../components/form-guard.tsx';
+import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
 /** The waiting list needs the shop's signed token; anything else is the deny page. */
 async function lobbyEmail(request: Request, context: Route.LoaderArgs['context']): Promise<{ token: string; email: string }> {
@@ -41,6 +42,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!outcome) throw redirect(localizedPath(prefix, '/registration/deny', 'reason=token'));
   return { outcome, notice: null };
 }
+
+/** The visitor's connection lost the form on its way: the page stays, as typed, and says so (lib/forms/connection.ts). */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return (await sentOrLost(serverAction)) ?? { outcome: null, notice: CONNECTION_LOST, ...LOST };
+}
+
+export const shouldRevalidate = keepDataWhenLost;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.lobby.title', description: 'meta.lobby.description', noIndex: true });
 

@@ -18,6 +18,7 @@ import { isScriptedSubmission, proofOfWorkOf } from '../lib/forms/form-guard.ser
 import { FormGuard } from '../components/form-guard.tsx';
 import { useT } from '../lib/page/use-root.ts';
 import { useSubmitting } from '../lib/forms/forms.ts';
+import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
 /** The email is filled in when the visitor already typed it in this visit (no dead ends). */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -52,6 +53,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   throw await confirmed();
 }
+
+/** The visitor's connection lost the form on its way: the page stays, as typed, and says so (lib/forms/connection.ts). */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return (await sentOrLost(serverAction)) ?? { result: undefined, notice: CONNECTION_LOST, ...LOST };
+}
+
+export const shouldRevalidate = keepDataWhenLost;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.membershipInterestApply.title' });
 

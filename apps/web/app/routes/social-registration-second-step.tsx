@@ -29,6 +29,7 @@ import { useT } from '../lib/page/use-root.ts';
 import { trackStep } from '../lib/analytics/analytics.ts';
 import { validateWith } from '../lib/forms/client-validation.ts';
 import { useSubmitting } from '../lib/forms/forms.ts';
+import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
 /**
  * The social sign-up's second step (spec §2, §5): reached from the provider's callback with a
@@ -184,6 +185,13 @@ export async function action(args: Route.ActionArgs) {
   redirectToOutcomePage(payload.outcome, prefix, headers);
   return reply({ notice: { id: 'error.generic' } });
 }
+
+/** The visitor's connection lost the form on its way: the page stays, as typed, and says so (lib/forms/connection.ts). */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return (await sentOrLost(serverAction)) ?? { kind: 'form' as const, result: undefined, notice: CONNECTION_LOST, ...LOST };
+}
+
+export const shouldRevalidate = keepDataWhenLost;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.socialSecondStep.title', noIndex: true });
 
