@@ -175,6 +175,7 @@ test.describe('registration and activation', () => {
     await fillOneStep(page, 'en', { gender: 'female', firstName: 'Lena', lastName: 'Live', email });
     await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.title'));
+    await expect(page.getByText(text('en', 'formFinished.live'))).toBeVisible();
     const [mail] = await waitForMail(email);
 
     const phone = await browser.newContext();
@@ -352,6 +353,9 @@ test.describe('registration without JavaScript', () => {
     await page.getByRole('checkbox', { name: plain('fr', 'registration.terms') }).check();
     await page.getByRole('button', { name: text('fr', 'registration.submit') }).click();
     await expect(page).toHaveURL(/\/fr\/registration\/formfinished$/);
+    // No script, no live updates: the page does not promise them (issue 20 §3).
+    await expect(page.getByText(text('fr', 'formFinished.title')).first()).toBeVisible();
+    await expect(page.getByText(text('fr', 'formFinished.live'))).toBeHidden();
     const [mail] = await waitForMail(email);
     expect(mail?.subject).toBe(text('fr', 'email.activation.subject'));
   });

@@ -148,7 +148,8 @@ function AwaitingActivation({ loaderData }: { loaderData: Extract<LoaderData, { 
     <MessageScreen title={t('formFinished.title')} text={t('formFinished.text')}>
       {loaderData.email && <p className="mt-6 text-lg">{t('formFinished.email', { email: loaderData.email })}</p>}
       {memberId && (
-        <p className="mt-10 border-t border-line pt-6 text-sm text-stone" role="status" aria-live="polite">
+        // Its updates need the page's script: without one, no promise (issue 20 §3; CSS's `scripting: none`).
+        <p className="mt-10 border-t border-line pt-6 text-sm text-stone noscript:hidden" role="status" aria-live="polite">
           {t('formFinished.live')}
         </p>
       )}
