@@ -6,17 +6,21 @@ import { useLocalPath, useT } from '../lib/page/use-root.ts';
 /**
  * The site's one error design, inside whichever frame the page has (header, footer and
  * language switch stay): 404 "Page not found" (or spec §2's "Page Not Found: {path}" when a
- * route's check refused the page), anything else "Internal Server Error" with the generic
- * message; always a way back to the start page.
+ * route's check refused the page, and its "Page Not Found" when a route's middleware failed),
+ * anything else "Internal Server Error" with the generic message; always a way back to the
+ * start page.
  */
 export function ErrorContent({
   status,
   path,
+  unprepared = false,
   offline = false,
   inverse = false,
 }: {
   status: number;
   path?: string | undefined;
+  /** A route's middleware failed (route-middleware.ts): spec §2's "Page Not Found". */
+  unprepared?: boolean;
   /** The browser's own request failed (no network): spec §8's connection message. */
   offline?: boolean;
   inverse?: boolean;
@@ -28,7 +32,7 @@ export function ErrorContent({
     <MessageScreen
       inverse={inverse}
       eyebrow={String(status)}
-      title={notFound ? (path ? t('notFound.pathTitle', { path }) : t('notFound.title')) : t('error.internal')}
+      title={notFound ? (path ? t('notFound.pathTitle', { path }) : t(unprepared ? 'error.pageNotFound' : 'notFound.title')) : t('error.internal')}
       text={t(notFound ? 'notFound.text' : offline ? 'error.connection' : 'error.generic')}
       actions={[{ label: t('nav.backToStart'), to: local('/') }]}
     />
@@ -40,9 +44,9 @@ export function ErrorContent({
 export function RouteErrorContent({ inverse = false }: { inverse?: boolean }) {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const data = isRouteErrorResponse(error) ? (error.data as { path?: unknown } | null) : null;
+  const data = isRouteErrorResponse(error) ? (error.data as { path?: unknown; unprepared?: unknown } | null) : null;
   if (!isRouteErrorResponse(error)) console.error(error);
   return (
-    <ErrorContent status={status} path={typeof data?.path === 'string' ? data.path : undefined} offline={isConnectionFailure(error)} inverse={inverse} />
+    <ErrorContent status={status} path={typeof data?.path === 'string' ? data.path : undefined} unprepared={data?.unprepared === true} offline={isConnectionFailure(error)} inverse={inverse} />
   );
 }

@@ -12,14 +12,16 @@ import { isLinkPreview } from '../lib/registration/link-previews.server.ts';
 import { pageMeta } from '../lib/page/meta.ts';
 import { activateAccount } from '../lib/api/operations.ts';
 import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
-import { routeMiddleware } from '../lib/page/route-middleware.ts';
+import { afterRouteMiddleware, routeMiddleware } from '../lib/page/route-middleware.ts';
 import { readFlow } from '../lib/session.server.ts';
 import { useTrackOnce } from '../lib/analytics/use-track.ts';
 import { useT } from '../lib/page/use-root.ts';
 import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
-/** Runs the language middleware (spec §2): the email's language sticks. */
+/** Runs the language middleware (spec §2): the email's language sticks. Should it fail, the page is the 404 and neither handler runs. */
 export const middleware = routeMiddleware('language');
+export const loader = afterRouteMiddleware(activationPage);
+export const action = afterRouteMiddleware(activate);
 
 const ACTIVATION_ID = /^[A-Za-z0-9_-]{20,100}$/;
 
@@ -30,7 +32,7 @@ const ACTIVATION_ID = /^[A-Za-z0-9_-]{20,100}$/;
  * For a previewer or a prerender (link-previews.server.ts) it does not confirm by itself, even
  * when the previewer runs scripts: the button waits for a person.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+async function activationPage({ request, context }: Route.LoaderArgs) {
   const activationId = new URL(request.url).searchParams.get('activationId') ?? '';
   if (!ACTIVATION_ID.test(activationId)) throw await activationFailed({ request, context }, 'invalid');
   return { activationId, confirmByItself: !isLinkPreview(request) };
@@ -47,7 +49,7 @@ async function activationFailed({ request, context }: Pick<Route.ActionArgs, 're
   return redirect(to, { headers: { 'Set-Cookie': await save({ ...flow, activationFailure: { kind, at: Date.now() } }) } });
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+async function activate({ request, context }: Route.ActionArgs) {
   const activationId = String((await request.formData()).get('activationId') ?? '');
   if (!ACTIVATION_ID.test(activationId)) throw await activationFailed({ request, context }, 'invalid');
   const result = await callApi(activateAccount, { activationId }, { request, context });

@@ -29,6 +29,11 @@ async function pages(): Promise<ViteDevServer> {
   return vite;
 }
 
+/** A module of the pages, the very instance the running web server uses (one module graph): for a test to make a part of it fail. */
+export async function pagesModule<T>(id: string): Promise<T> {
+  return (await (await pages()).ssrLoadModule(id)) as T;
+}
+
 export async function stopPages(): Promise<void> {
   await vite?.close();
   vite = undefined;
