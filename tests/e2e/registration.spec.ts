@@ -286,7 +286,8 @@ test.describe('refused invitations', () => {
     await expect(page).toHaveURL(/\/registration\/deny\?reason=expired/);
     await expect(page.getByText(text('en', 'deny.expired'))).toBeVisible();
     await page.goto(`/it/registration/formstarted?rc=${spent.code}`);
-    await expect(page.getByText(text('it', 'invitation.noBalanceAnonymous'))).toBeVisible();
+    // Named as the landing page names the inviter (issue 20 §3).
+    await expect(page.getByText(text('it', 'invitation.noBalance', { inviterName: 'Julia' }))).toBeVisible();
     await page.goto('/registration/formstarted?rc=NOPE-NOPE');
     await expect(page.getByText(text('en', 'deny.invalid'))).toBeVisible();
     await page.goto(`/registration/formstarted?rc=${linkOnly.code}`);

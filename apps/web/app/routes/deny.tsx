@@ -12,7 +12,8 @@ import { pageMeta } from '../lib/page/meta.ts';
 import { requestLobbyLink } from '../lib/api/operations.ts';
 import { readFlow } from '../lib/session.server.ts';
 import { isScriptedSubmission, proofOfWorkOf } from '../lib/forms/form-guard.server.ts';
-import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
+import { apiFailureMessage, checkCode } from '../lib/registration/registration-code.server.ts';
+import { INVITATION_PARAMS } from '@velvet/validation/links';
 import { FormGuard } from '../components/form-guard.tsx';
 import { useTrackOnce } from '../lib/analytics/use-track.ts';
 import { useLocalPath, useT } from '../lib/page/use-root.ts';
@@ -26,10 +27,23 @@ import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/form
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { flow, save } = await readFlow(request, context);
-  const body = { canJoinWaitlist: Boolean(flow.registrationEmail), denial: freshDenial(flow) };
+  const body = { canJoinWaitlist: Boolean(flow.registrationEmail), denial: freshDenial(flow), inviterName: await noBalanceInviter(request, context) };
   if (!flow.denial) return data(body);
   const { denial: _spent, ...rest } = flow;
   return data(body, { headers: { 'Set-Cookie': await save(rest) } });
+}
+
+/**
+ * For a code without invitations left, the inviter's first name, as the landing page said it
+ * ("Julia has no invitations left", issue 20 §3): the code is asked for again, so the page
+ * names whoever the code names now, and nothing when the check cannot be made.
+ */
+async function noBalanceInviter(request: Request, context: Route.LoaderArgs['context']): Promise<string | null> {
+  const url = new URL(request.url);
+  const code = url.searchParams.get(INVITATION_PARAMS.code);
+  if (url.searchParams.get('reason') !== 'no-balance' || !code) return null;
+  const check = await checkCode({ code }, { request, context });
+  return check.status === 'unavailable' ? null : check.inviterName;
 }
 
 /**
@@ -82,12 +96,13 @@ export default function Deny({ loaderData, actionData }: Route.ComponentProps) {
   // The refusal's message and event of spec §8, as the landing page would show them for a typed code.
   const refusal = refusalForReason(reason);
   useTrackOnce(refusal.event ? { event: refusal.event } : null);
+  const message = refusalMessage(refusal, 'typed', loaderData.inviterName);
   return (
     <MessageScreen
       inverse
       eyebrow={t('brand.name')}
       title={t('deny.title')}
-      text={t(refusalMessage(refusal, 'typed').id)}
+      text={t(message.id, message.values)}
       actions={[{ label: t('deny.applyCta'), to: path('/membership-interest/apply') }]}
     >
       <p className="mt-6 text-paper/80">{t('deny.alternatives')}</p>
