@@ -11,17 +11,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type DatabaseConnection } from '../../api/src/db/connect.ts';
+import type { DatabaseConnection } from '../../api/src/db/connect.ts';
 import { signValidityTimestamp } from '../../api/src/domain/registration-link.ts';
-import { startDnsServer, type TestDnsServer } from '../../api/test/support/dns-server.ts';
 import { TEST_SECRET } from '../../api/test/support/env.ts';
 import { insertCode } from '../../api/test/support/factories.ts';
 import { solveProofOfWork } from '../../api/test/support/proof-of-work.ts';
 import { activationIdsFor, validInput } from '../../api/test/support/registration.ts';
 import { DEFAULT_RATE_LIMITS } from '../../api/src/rate-limit.ts';
 import { FORM_START_PATH, type FormStartAnswer } from '../app/lib/forms/form-start.ts';
-import { startApiProcess, type ApiProcess } from './support/api-process.ts';
-import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
+import type { ApiProcess } from './support/api-process.ts';
+import { startProduct, type Product } from './support/product.ts';
+import type { TestWebServer } from './support/web-server.ts';
 
 const SCANNERS = [
   'Mozilla/5.0 (compatible; MSOffice 16; Microsoft Outlook SafeLinks)',
@@ -40,7 +40,7 @@ interface Report {
   quarantinedAfterMs: number | null;
 }
 
-let dns: TestDnsServer;
+let product: Product;
 let api: ApiProcess;
 let web: TestWebServer;
 let database: DatabaseConnection;
@@ -49,23 +49,16 @@ const realVisitors: { name: string; hindered: string | null }[] = [];
 let scannerRequests = 0;
 
 beforeAll(async () => {
-  dns = await startDnsServer({
-    'bot-mail.example': { MX: [{ exchange: 'mx.bot-mail.example', priority: 10 }] },
-    'people.example': { MX: [{ exchange: 'mx.people.example', priority: 10 }] },
-    'parked.example': {},
-    'null-mx.example': { MX: [{ exchange: '', priority: 0 }] },
+  product = await startProduct({
+    dns: {
+      'bot-mail.example': { MX: [{ exchange: 'mx.bot-mail.example', priority: 10 }] },
+      'people.example': { MX: [{ exchange: 'mx.people.example', priority: 10 }] },
+      'parked.example': {},
+      'null-mx.example': { MX: [{ exchange: '', priority: 0 }] },
+    },
+    api: { TRUST_PROXY: '1', TRUSTED_COUNTRY_HEADER: 'cf-ipcountry', PROOF_OF_WORK_DIFFICULTY: '50' },
   });
-  api = await startApiProcess({
-    APP_SECRET: TEST_SECRET,
-    TRUST_PROXY: '1',
-    TRUSTED_COUNTRY_HEADER: 'cf-ipcountry',
-    PROOF_OF_WORK_DIFFICULTY: '50',
-    EMAIL_DOMAIN_CHECK: 'true',
-    EMAIL_DNS_SERVERS: dns.address,
-    EMAIL_DNS_TIMEOUT_MS: '500',
-  });
-  web = await startWebServer({ API_URL: api.url });
-  database = connectDatabase(api.databaseUrl);
+  ({ api, web, database } = product);
 }, 120_000);
 
 afterAll(async () => {
@@ -84,11 +77,7 @@ afterAll(async () => {
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  await database?.close();
-  await web?.close();
-  await stopPages();
-  await api?.dispose();
-  await dns?.close();
+  await product?.stop();
 });
 
 /** One GraphQL call as a client on `network` (the proxy's X-Forwarded-For) in `country`. */

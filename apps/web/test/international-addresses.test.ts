@@ -6,41 +6,20 @@
  * refused on the form, in the visitor's language, with the message that says why.
  */
 import { catalogs } from '@velvet/i18n/catalogs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type DatabaseConnection } from '../../api/src/db/connect.ts';
-import { TEST_SECRET } from '../../api/test/support/env.ts';
+import { describe, expect, it } from 'vitest';
 import { insertCode } from '../../api/test/support/factories.ts';
-import { startApiProcess, type ApiProcess } from './support/api-process.ts';
-import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
+import { productForTests, visitPage } from './support/product.ts';
 
-let api: ApiProcess;
-let web: TestWebServer;
-let database: DatabaseConnection;
-
-beforeAll(async () => {
-  api = await startApiProcess({ APP_SECRET: TEST_SECRET });
-  web = await startWebServer({ API_URL: api.url });
-  database = connectDatabase(api.databaseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await database?.close();
-  await web?.close();
-  await stopPages();
-  await api?.dispose();
-});
+const product = productForTests();
 
 /** The page's visible text (without the scripts, which carry messages of the catalog). */
-async function page(path: string, cookie = '') {
-  const response = await fetch(`${web.url}${path}`, { headers: cookie ? { cookie } : {} });
-  return { status: response.status, text: (await response.text()).replace(/<script\b[\s\S]*?<\/script>/g, '') };
-}
+const page = (path: string, cookie = '') => visitPage(product, path, cookie ? { cookie } : {});
 
 /** A form sent as a browser without JavaScript sends it: where it leads, the cookies it leaves, the page it answers. */
 async function post(path: string, fields: Record<string, string>, cookie = '') {
-  const response = await fetch(`${web.url}${path}`, {
+  const response = await fetch(`${product.web.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: web.url, ...(cookie ? { cookie } : {}) },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: product.web.url, ...(cookie ? { cookie } : {}) },
     body: new URLSearchParams(fields),
     redirect: 'manual',
   });
@@ -54,11 +33,11 @@ async function legalVersions(path: string): Promise<string> {
 }
 
 const memberEmails = async (codeId: string) =>
-  (await database.db.selectFrom('members').select('email').where('registration_code_id', '=', codeId).execute()).map((m) => m.email);
+  (await product.database.db.selectFrom('members').select('email').where('registration_code_id', '=', codeId).execute()).map((m) => m.email);
 
 describe('internationalised addresses on the forms', { timeout: 60_000 }, () => {
   it('one step: anna@müller.de registers, the API keeps anna@xn--mller-kva.de, and "check your inbox" names anna@müller.de', async () => {
-    const { id, code } = await insertCode(database.db, { balance: 5 });
+    const { id, code } = await insertCode(product.database.db, { balance: 5 });
     const form = `/de/registration/formstarted?rc=${code}`;
     const fields = { intent: 'one-step', gender: 'FEMALE', firstName: 'Anna', lastName: 'Müller', email: 'Anna@Müller.de', country: 'DE', termsAccepted: 'on', legalVersions: await legalVersions(form) };
     const sent = await post(form, fields);
@@ -71,7 +50,7 @@ describe('internationalised addresses on the forms', { timeout: 60_000 }, () => 
   });
 
   it('lean: jan@żółw.pl typed in step 1 is named in step 2 and on "check your inbox" as typed; the member is jan@xn--w-uga1v8h.pl', async () => {
-    const { id, code } = await insertCode(database.db, { balance: 5 });
+    const { id, code } = await insertCode(product.database.db, { balance: 5 });
     const form = `/de/registration/formstarted?rc=${code}&slug=lean`;
     const step1 = await post(form, { intent: 'lean-1', email: 'jan@żółw.pl', country: 'DE', termsAccepted: 'on', legalVersions: await legalVersions(form) });
     expect(step1.location).toBe(`${form}&step=2`);
@@ -89,12 +68,12 @@ describe('internationalised addresses on the forms', { timeout: 60_000 }, () => 
     const answer = await post('/de?index', { intent: 'waitlist', email: 'ewa@żółw.pl' });
     expect(answer.status).toBe(200);
     expect(answer.text).toContain(catalogs.de['waitlistBlock.sent']!.replace('{email}', 'ewa@żółw.pl'));
-    const outbox = await database.db.selectFrom('email_outbox').select('recipient').where('recipient', '=', 'ewa@xn--w-uga1v8h.pl').execute();
+    const outbox = await product.database.db.selectFrom('email_outbox').select('recipient').where('recipient', '=', 'ewa@xn--w-uga1v8h.pl').execute();
     expect(outbox).toHaveLength(1);
   });
 
   it('müller@example.com is refused on every form that takes an address, saying why, in the visitor\'s language; nothing is written', async () => {
-    const { id, code } = await insertCode(database.db, { balance: 5 });
+    const { id, code } = await insertCode(product.database.db, { balance: 5 });
     const oneStep = `/fr/registration/formstarted?rc=${code}`;
     const lean = `/pl/registration/formstarted?rc=${code}&slug=lean`;
     const answers = [
@@ -109,6 +88,6 @@ describe('internationalised addresses on the forms', { timeout: 60_000 }, () => 
       expect(answer.text, locale).toContain(catalogs[locale]['validation.emailInternationalLocalPart']!.replace(/'/g, '&#x27;'));
     }
     expect(await memberEmails(id)).toEqual([]);
-    expect(await database.db.selectFrom('membership_applications').select('email').execute()).toEqual([]);
+    expect(await product.database.db.selectFrom('membership_applications').select('email').execute()).toEqual([]);
   });
 });

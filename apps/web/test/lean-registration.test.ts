@@ -6,36 +6,16 @@
  */
 import { catalogs } from '@velvet/i18n/catalogs';
 import type { Locale } from '@velvet/i18n/locales';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type DatabaseConnection } from '../../api/src/db/connect.ts';
-import { TEST_SECRET } from '../../api/test/support/env.ts';
+import { describe, expect, it } from 'vitest';
 import { insertCode } from '../../api/test/support/factories.ts';
-import { startApiProcess, type ApiProcess } from './support/api-process.ts';
-import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
+import { productForTests, visitPage } from './support/product.ts';
 
-let api: ApiProcess;
-let web: TestWebServer;
-let database: DatabaseConnection;
-
-beforeAll(async () => {
-  api = await startApiProcess({ APP_SECRET: TEST_SECRET });
-  web = await startWebServer({ API_URL: api.url });
-  database = connectDatabase(api.databaseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await database?.close();
-  await web?.close();
-  await stopPages();
-  await api?.dispose();
-});
+const product = productForTests();
 
 /** The page's visible text (without the scripts, which carry messages of the catalog) and its h1. */
 async function page(path: string, cookie = '') {
-  const response = await fetch(`${web.url}${path}`, { headers: cookie ? { cookie } : {} });
-  const html = await response.text();
-  const text = html.replace(/<script\b[\s\S]*?<\/script>/g, '');
-  return { status: response.status, text, h1: /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(text)?.[1] ?? null };
+  const { status, text } = await visitPage(product, path, cookie ? { cookie } : {});
+  return { status, text, h1: /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(text)?.[1] ?? null };
 }
 
 /** What the server writes into a page: `&` and `'` as entities, as React escapes them. */
@@ -46,9 +26,9 @@ async function sendLeanStep1(prefix: string, code: string, email: string) {
   const step1 = await page(`${prefix}/registration/formstarted?rc=${code}&slug=lean`);
   const legalVersions = /name="legalVersions" value="(DE [^"]+)"/.exec(step1.text)?.[1] ?? '';
   const body = new URLSearchParams({ intent: 'lean-1', email, country: 'DE', termsAccepted: 'on', legalVersions });
-  const response = await fetch(`${web.url}${prefix}/registration/formstarted?rc=${code}&slug=lean`, {
+  const response = await fetch(`${product.web.url}${prefix}/registration/formstarted?rc=${code}&slug=lean`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: web.url },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: product.web.url },
     body,
     redirect: 'manual',
   });
@@ -60,7 +40,7 @@ describe('lean registration, step 2', { timeout: 60_000 }, () => {
   it.each([['en', ''], ['de', '/de'], ['fr', '/fr'], ['pl', '/pl']] as [Locale, string][])(
     '%s: shows the leanRegistration step 2 text in the visitor\'s language, naming the address the link goes to',
     async (locale, prefix) => {
-      const { code } = await insertCode(database.db, { balance: 5, inviterFirstName: 'Lena' });
+      const { code } = await insertCode(product.database.db, { balance: 5, inviterFirstName: 'Lena' });
       const email = `lean-step-2-${locale}@example.com`;
       const { location, cookie } = await sendLeanStep1(prefix, code, email);
       expect(location).toBe(`${prefix}/registration/formstarted?rc=${code}&slug=lean&step=2`);

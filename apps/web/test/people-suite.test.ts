@@ -19,19 +19,17 @@ import { randomUUID } from 'node:crypto';
 import { signLobbyToken } from '@velvet/tokens/signed-token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../packages/i18n/catalogs/en.json' with { type: 'json' };
-import { connectDatabase, type DatabaseConnection } from '../../api/src/db/connect.ts';
-import { startDnsServer, type TestDnsServer } from '../../api/test/support/dns-server.ts';
+import type { DatabaseConnection } from '../../api/src/db/connect.ts';
 import { TEST_SECRET } from '../../api/test/support/env.ts';
 import { insertCode } from '../../api/test/support/factories.ts';
 import { solveProofOfWork } from '../../api/test/support/proof-of-work.ts';
 import { FORM_START_PATH, type FormStartAnswer } from '../app/lib/forms/form-start.ts';
-import { startApiProcess, type ApiProcess } from './support/api-process.ts';
-import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
+import { startProduct, type Product } from './support/product.ts';
+import type { TestWebServer } from './support/web-server.ts';
 
 const MIN_FILL_SECONDS = 1;
 
-let dns: TestDnsServer;
-let api: ApiProcess;
+let product: Product;
 let web: TestWebServer;
 let database: DatabaseConnection;
 /** Per case: how many people, and the ones who did not get what they asked for (a false positive each). */
@@ -45,20 +43,12 @@ function record(scenario: string, person: string, refusal: string | null) {
 }
 
 beforeAll(async () => {
-  dns = await startDnsServer({
-    'people.example': { MX: [{ exchange: 'mx.people.example', priority: 10 }] },
-    'parked.example': {},
+  product = await startProduct({
+    dns: { 'people.example': { MX: [{ exchange: 'mx.people.example', priority: 10 }] }, 'parked.example': {} },
+    api: { TRUST_PROXY: '1', PROOF_OF_WORK_DIFFICULTY: '50' },
+    web: { APP_SECRET: TEST_SECRET, TRUST_PROXY: '1', FORM_MIN_FILL_SECONDS: String(MIN_FILL_SECONDS) },
   });
-  api = await startApiProcess({
-    APP_SECRET: TEST_SECRET,
-    TRUST_PROXY: '1',
-    PROOF_OF_WORK_DIFFICULTY: '50',
-    EMAIL_DOMAIN_CHECK: 'true',
-    EMAIL_DNS_SERVERS: dns.address,
-    EMAIL_DNS_TIMEOUT_MS: '500',
-  });
-  web = await startWebServer({ API_URL: api.url, APP_SECRET: TEST_SECRET, TRUST_PROXY: '1', FORM_MIN_FILL_SECONDS: String(MIN_FILL_SECONDS) });
-  database = connectDatabase(api.databaseUrl);
+  ({ web, database } = product);
 }, 120_000);
 
 afterAll(async () => {
@@ -71,11 +61,7 @@ afterAll(async () => {
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  await database?.close();
-  await web?.close();
-  await stopPages();
-  await api?.dispose();
-  await dns?.close();
+  await product?.stop();
 });
 
 interface Answer {

@@ -4,44 +4,23 @@
  * the real API as a child process, on loopback.
  */
 import { catalogs } from '@velvet/i18n/catalogs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type DatabaseConnection } from '../../api/src/db/connect.ts';
+import { describe, expect, it } from 'vitest';
 import { createRegistrationLink } from '../../api/src/domain/registration-link.ts';
 import { TEST_SECRET } from '../../api/test/support/env.ts';
 import { insertCode } from '../../api/test/support/factories.ts';
-import { startApiProcess, type ApiProcess } from './support/api-process.ts';
-import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
+import { productForTests, visitPage } from './support/product.ts';
 
-let api: ApiProcess;
-let web: TestWebServer;
-let database: DatabaseConnection;
-
-beforeAll(async () => {
-  api = await startApiProcess({ APP_SECRET: TEST_SECRET });
-  web = await startWebServer({ API_URL: api.url });
-  database = connectDatabase(api.databaseUrl);
-}, 120_000);
-
-afterAll(async () => {
-  await database?.close();
-  await web?.close();
-  await stopPages();
-  await api?.dispose();
-});
+const product = productForTests();
 
 /** A page as the visitor sees it: its status and its visible text (without the scripts, which carry messages of the catalog). */
-async function page(path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${web.url}${path}`, { headers });
-  const html = await response.text();
-  return { status: response.status, text: html.replace(/<script\b[\s\S]*?<\/script>/g, '') };
-}
+const page = (path: string, headers: Record<string, string> = {}) => visitPage(product, path, headers);
 
 const quarantinedAt = async (codeId: string) =>
-  (await database.db.selectFrom('registration_codes').select('quarantined_at').where('id', '=', codeId).executeTakeFirstOrThrow()).quarantined_at;
+  (await product.database.db.selectFrom('registration_codes').select('quarantined_at').where('id', '=', codeId).executeTakeFirstOrThrow()).quarantined_at;
 
 describe('an invitation and the leak watch, through the pages', { timeout: 60_000 }, () => {
   it('a stranger opening the invitation from a web-mail page ten times does not shut it: the page still invites, and it is not quarantined', async () => {
-    const { id, code } = await insertCode(database.db, { balance: 5, inviterFirstName: 'Henrike' });
+    const { id, code } = await insertCode(product.database.db, { balance: 5, inviterFirstName: 'Henrike' });
     for (let i = 0; i < 10; i++) {
       const denied = await page(`/de?rc=${code}`, { referer: 'https://mail.google.com/mail/u/0/' });
       expect(denied.text).toContain(catalogs.de['deny.referrer']);
@@ -53,8 +32,8 @@ describe('an invitation and the leak watch, through the pages', { timeout: 60_00
   });
 
   it('while the code is quarantined the landing page says the registration will wait for a check, in the visitor\'s language; the inviter\'s fresh link still says valid', async () => {
-    const { id, code } = await insertCode(database.db, { balance: 5, inviterFirstName: 'Nora' });
-    await database.db.updateTable('registration_codes').set({ quarantined_at: new Date(Date.now() - 60_000).toISOString() }).where('id', '=', id).execute();
+    const { id, code } = await insertCode(product.database.db, { balance: 5, inviterFirstName: 'Nora' });
+    await product.database.db.updateTable('registration_codes').set({ quarantined_at: new Date(Date.now() - 60_000).toISOString() }).where('id', '=', id).execute();
     for (const [prefix, locale] of [['/de', 'de'], ['/fr', 'fr'], ['/pl', 'pl']] as const) {
       const landing = await page(`${prefix}?rc=${code}`);
       expect(landing.status, prefix).toBe(200);

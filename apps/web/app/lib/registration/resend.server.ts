@@ -21,7 +21,7 @@ import { redirectToOutcomePage } from './registration-outcome.server.ts';
 import { denyRefusedCode, referrerOf, type Args, type Invitation } from './registration.server.ts';
 
 /** What the page shows after a press: the email went out again, the hour's emails are used up, or a notice. */
-export type ResendAnswer = { resent: 'sent' | 'limit'; notice: null } | { resent: null; notice: Notice };
+type ResendAnswer = { resent: 'sent' | 'limit'; notice: null } | { resent: null; notice: Notice };
 
 type WholeRegistration = RegistrationFlowState &
   Required<Pick<RegistrationFlowState, 'registrationCode' | 'registrationEmail' | 'registrationCountry' | 'termsPkString' | 'dataPolicyPkString'>>;
