@@ -77,7 +77,8 @@ describe('invitation email', () => {
       expect(email.html).toMatch(new RegExp(`<html[^>]* lang="${locale}"`));
       expect(email.html).toContain(`href="${url}"`);
       expect(email.text).toContain((messages['email.invitation.code'] ?? '').replace('{code}', 'ABCD2345'));
-      expect(email.text).toContain(`${messages['email.invitation.button']}:\n${url}`);
+      // French sets a no-break space before the colon (docs/i18n/fr.md); the others none.
+      expect(email.text).toContain(`${messages['email.invitation.button']}${locale === 'fr' ? '\u00a0:' : ':'}\n${url}`);
       expect(email.text).toContain(messages[reason === 'waitlist' ? 'email.invitation.reasonWaitlist' : 'email.invitation.reasonInterest']);
       expect(email.text).toContain(messages['email.footer.tagline']);
       expect(email.text).toContain('2026');

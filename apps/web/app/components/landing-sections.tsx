@@ -84,9 +84,9 @@ export function LandingSections({ voucher, waitlist }: { voucher: VoucherTerms; 
   const figures = [
     ['figures.discount', { percent: FIGURES.maxDiscountPercent }, 'figures.discount.caption', {}],
     ['figures.labels', { count: n(FIGURES.labels) }, 'figures.labels.caption', {}],
-    ['figures.items', { count: intl.formatNumber(FIGURES.items, { notation: 'compact' }) }, 'figures.items.caption', {}],
+    ['figures.items', { count: intl.formatNumber(FIGURES.items, { notation: 'compact', compactDisplay: 'long' }) }, 'figures.items.caption', {}],
     ['figures.daily', { count: n(FIGURES.dailyNewItems) }, 'figures.daily.caption', {}],
-    ['figures.customers', { count: intl.formatNumber(FIGURES.customers, { notation: 'compact' }) }, 'figures.customers.caption', {}],
+    ['figures.customers', { count: intl.formatNumber(FIGURES.customers, { notation: 'compact', compactDisplay: 'long' }) }, 'figures.customers.caption', {}],
     ['figures.rating', { rating: intl.formatNumber(FIGURES.appRating, { minimumFractionDigits: 1 }) }, 'figures.rating.caption', { count: n(FIGURES.appReviews) }],
     ['figures.countries', { count: FIGURES.countries }, 'figures.countries.caption', {}],
   ] as const;

@@ -245,8 +245,8 @@ function Admission({ admission, canManage, actionData }: { admission: NonNullabl
       <div>
         <p role="status">
           {admission.dailyLimit > 0
-            ? t('admin.waitlist.capacity.today', { admitted: admission.admittedToday, limit: admission.dailyLimit, timeZone: admission.timeZone })
-            : t('admin.waitlist.capacity.off', { admitted: admission.admittedToday, timeZone: admission.timeZone })}
+            ? t('admin.waitlist.capacity.today', { admitted: admission.admittedToday, limit: admission.dailyLimit, timeZone: zoneName(intl.locale, admission.timeZone) })
+            : t('admin.waitlist.capacity.off', { admitted: admission.admittedToday, timeZone: zoneName(intl.locale, admission.timeZone) })}
         </p>
         {canManage && <CapacityForm dailyLimit={admission.dailyLimit} timeZone={admission.timeZone} actionData={actionData} />}
       </div>
@@ -284,8 +284,25 @@ function Admission({ admission, canManage, actionData }: { admission: NonNullabl
   );
 }
 
+/**
+ * The club's time zone as the page's language names it ("Mitteleuropäische Zeit", "czas
+ * środkowoeuropejski"), not its IANA id (translation review of 27 Nov, X5).
+ */
+function zoneName(locale: string, timeZone: string): string {
+  const named = (timeZoneName: 'longGeneric' | 'long') =>
+    new Intl.DateTimeFormat(locale, { timeZone, timeZoneName }).formatToParts(new Date()).find((part) => part.type === 'timeZoneName')?.value;
+  try {
+    // A zone without a generic name (UTC) is given as an offset ("GMT+00:00"): its long name then.
+    const generic = named('longGeneric');
+    return (generic && !generic.startsWith('GMT') ? generic : named('long')) ?? timeZone;
+  } catch {
+    return timeZone;
+  }
+}
+
 function CapacityForm({ dailyLimit, timeZone, actionData }: { dailyLimit: number; timeZone: string; actionData: ActionData }) {
   const t = useT();
+  const { locale } = useIntl();
   const busy = useSubmitting('capacity');
   const [form, fields] = useForm<{ dailyLimit: string }>({
     id: 'capacity',
@@ -296,7 +313,7 @@ function CapacityForm({ dailyLimit, timeZone, actionData }: { dailyLimit: number
     <Form method="post" {...getFormProps(form)} noValidate className="mt-6">
       <input type="hidden" name="intent" value="capacity" />
       <label htmlFor={fields.dailyLimit.id} className="eyebrow block text-stone">{t('admin.waitlist.capacity.label')}</label>
-      <p id="capacity-hint" className="mt-1 text-sm text-stone">{t('admin.waitlist.capacity.hint', { timeZone })}</p>
+      <p id="capacity-hint" className="mt-1 text-sm text-stone">{t('admin.waitlist.capacity.hint', { timeZone: zoneName(locale, timeZone) })}</p>
       <div className="mt-2 flex flex-wrap gap-4">
         <input
           {...getInputProps(fields.dailyLimit, { type: 'number' })}

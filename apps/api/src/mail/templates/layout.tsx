@@ -84,15 +84,21 @@ function EmailFrame({ locale, texts, actionUrl }: EmailFrameProps) {
   );
 }
 
+/**
+ * The colon after the button's label in the plain-text part, as each language sets it: French
+ * puts a no-break space before it (the translation reviews of 23 and 27 Nov; docs/i18n/fr.md).
+ */
+const labelColon = (locale: Locale) => (locale === 'fr' ? '\u00a0:' : ':');
+
 /** Subject, HTML and the plain-text part of an email in the club's frame. */
 export async function renderEmail(props: EmailFrameProps): Promise<RenderedEmail> {
-  const { texts, actionUrl } = props;
+  const { texts, actionUrl, locale } = props;
   const html = await render(<EmailFrame {...props} />);
   const text = [
     texts.greeting,
     texts.intro,
     ...(texts.highlight ? [texts.highlight] : []),
-    `${texts.button}:\n${actionUrl}`,
+    `${texts.button}${labelColon(locale)}\n${actionUrl}`,
     ...texts.notes,
     '--',
     `${texts.tagline}\n${texts.reason}`,
