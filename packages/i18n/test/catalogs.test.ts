@@ -52,8 +52,11 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'admin.audit.action': ['fr'],
   'admin.audit.details': ['de', 'nl'],
   'admin.nav.admins': ['de'],
-  'meta.adminAdmins.title': ['de'],
   'admin.admins.status': ['de', 'nl', 'pl', 'sv'],
+  // The waiting list's column: "Status" in German and Swedish too (translation review of 27 Nov).
+  'admin.waitlist.status': ['de', 'nl', 'sv'],
+  // "Variant" is the Swedish word too, as in the rest of the console.
+  'admin.funnel.variant': ['sv'],
   // The member look-up (ADR 048): "Name" and "Status" are German (and Dutch, Swedish) words too;
   // "Newsletter" is the loanword in German, French, Italian and Polish; Italian says "No".
   'admin.members.name': ['de'],
