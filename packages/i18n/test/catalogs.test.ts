@@ -54,13 +54,13 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'admin.nav.admins': ['de'],
   'admin.admins.status': ['de', 'nl', 'pl', 'sv'],
   // The waiting list's column: "Status" in German and Swedish too (translation review of 27 Nov).
-  'admin.waitlist.status': ['de', 'nl', 'sv'],
+  'admin.waitlist.status': ['de', 'nl', 'pl', 'sv'],
   // "Variant" is the Swedish word too, as in the rest of the console.
   'admin.funnel.variant': ['sv'],
   // The member look-up (ADR 048): "Name" and "Status" are German (and Dutch, Swedish) words too;
   // "Newsletter" is the loanword in German, French, Italian and Polish; Italian says "No".
   'admin.members.name': ['de'],
-  'admin.members.status': ['de', 'nl', 'sv'],
+  'admin.members.status': ['de', 'nl', 'pl', 'sv'],
   'admin.members.newsletter': ['de', 'fr', 'it', 'pl'],
   'admin.members.no': ['it'],
   // "Status" and "Experiment" are the same words there (ADR 049).
