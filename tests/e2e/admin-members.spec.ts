@@ -178,6 +178,8 @@ test.describe('the data-protection officer (English, desk)', () => {
     await page.getByLabel(text('en', 'admin.audit.action')).selectOption('privacy.erased');
     await page.getByRole('button', { name: text('en', 'admin.audit.search') }).click();
     await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText(/subject:/);
+    // What happened, in words, above its id (translation review of 27 Nov, X5).
+    await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText(text('en', 'admin.audit.event.privacy.erased'));
     await expect(page.getByRole('table')).not.toContainText(registrant.email);
   });
 });

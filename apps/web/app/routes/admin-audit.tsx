@@ -59,7 +59,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
             <label htmlFor="audit-action" className="eyebrow block text-stone">{t('admin.audit.action')}</label>
             <select id="audit-action" name="action" defaultValue={filter.action ?? ''} className="field-input mt-2">
               <option value="">{t('admin.audit.allActions')}</option>
-              {AUDIT_ACTIONS.map((action) => <option key={action} value={action}>{action}</option>)}
+              {AUDIT_ACTIONS.map((action) => <option key={action} value={action}>{t(`admin.audit.event.${action}`)}</option>)}
             </select>
           </div>
           <div>
@@ -85,7 +85,16 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           columns={[
             { header: t('admin.audit.when'), className: 'whitespace-nowrap', cell: (entry) => intl.formatDate(entry.at, { dateStyle: 'medium', timeStyle: 'medium' }) },
             { header: t('admin.audit.actor'), className: 'break-all', cell: (entry) => entry.actorEmail ?? '—' },
-            { header: t('admin.audit.action'), className: 'font-mono', cell: (entry) => entry.action },
+            {
+              header: t('admin.audit.action'),
+              // What happened, in the page's language; the action's id below it, as the logs and the CLI name it.
+              cell: (entry) => (
+                <>
+                  {(AUDIT_ACTIONS as readonly string[]).includes(entry.action) ? t(`admin.audit.event.${entry.action}`) : entry.action}
+                  <span className="block font-mono text-xs text-stone">{entry.action}</span>
+                </>
+              ),
+            },
             { header: t('admin.audit.target'), className: 'break-all', cell: (entry) => entry.target ?? '—' },
             { header: t('admin.audit.address'), className: 'font-mono', cell: (entry) => entry.clientAddress ?? '—' },
             { header: t('admin.audit.details'), className: 'font-mono text-xs break-all', cell: (entry) => (entry.details === '{}' ? '' : entry.details) },
