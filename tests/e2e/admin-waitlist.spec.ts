@@ -11,7 +11,7 @@ import type { Locale } from '@velvet/i18n/locales';
 import type { Page } from '@playwright/test';
 import { graphql, lobbyLink, newAdmin, proofOfWork } from './support/data.ts';
 import { waitForMail } from './support/mail.ts';
-import { expect, test, text } from './support.ts';
+import { expect, test, text, textWithCounts } from './support.ts';
 
 /** Joins the waiting list with a lobby link (`lobbyLink`), as the lobby's button does. */
 async function joinWith(link: string, language: string): Promise<void> {
@@ -78,7 +78,7 @@ test.describe('as an operator (Swedish, desktop)', () => {
     // A batch asks first, then shows how far it is.
     await release.fill('1');
     await page.getByRole('button', { name: text('sv', 'admin.waitlist.release.submit') }).click();
-    const confirm = page.getByRole('alertdialog', { name: text('sv', 'admin.waitlist.release.question', { count: '1' }) });
+    const confirm = page.getByRole('alertdialog', { name: textWithCounts('sv', 'admin.waitlist.release.question', { count: 1 }) });
     await expect(confirm).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath('waitlist-confirm-1440.png'), fullPage: true });
