@@ -6,8 +6,6 @@
  * fetched once per page load, when a public form is first shown, and kept across the server's
  * answers. And through the real web server: the start comes from its own door, never from the page.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { RouterContextProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
@@ -25,6 +23,7 @@ import {
   type FormStartVerdict,
 } from '../app/lib/forms/form-start.ts';
 import { clientNetwork } from '@velvet/validation/client-network';
+import { startStandInApi, type StandInApi } from './support/stand-in-api.ts';
 import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 
 const SECRET = 'form-guard-test-secret-0123456789abcdef';
@@ -194,32 +193,24 @@ describe('the start in the browser: once per page load, kept across answers', ()
 
 describe('the start’s door and the forms on the real web server', () => {
   /** A stand-in API: applyForMembership answers from `replies` (in turn) and is recorded; the country is DE; anything else fails. */
-  let api: Server;
+  let api: StandInApi;
   let web: TestWebServer;
   const calls: { proofOfWork: unknown }[] = [];
   let replies: { accepted: boolean; userErrors: { code: string; field: string; messageId: string }[] }[] = [];
 
   beforeAll(async () => {
-    api = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
-        const { operationName, variables } = JSON.parse(body || '{}') as { operationName?: string; variables?: { proofOfWork?: unknown } };
-        res.setHeader('content-type', 'application/json');
-        if (operationName === 'countryDetails') return void res.end(JSON.stringify({ data: { countryDetails: { country: 'DE' } } }));
-        if (operationName !== 'applyForMembership') return void res.end(JSON.stringify({ errors: [{ message: 'not here' }] }));
-        calls.push({ proofOfWork: variables?.proofOfWork });
-        res.end(JSON.stringify({ data: { applyForMembership: replies.shift() ?? { accepted: true, userErrors: [] } } }));
-      });
+    api = await startStandInApi(({ operationName, variables }) => {
+      if (operationName === 'countryDetails') return { data: { countryDetails: { country: 'DE' } } };
+      if (operationName !== 'applyForMembership') return { errors: [{ message: 'not here' }] };
+      calls.push({ proofOfWork: variables?.proofOfWork });
+      return { data: { applyForMembership: replies.shift() ?? { accepted: true, userErrors: [] } } };
     });
-    api.listen(0, '127.0.0.1');
-    await new Promise((resolve) => api.once('listening', resolve));
-    web = await startWebServer({ API_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}` });
+    web = await startWebServer({ API_URL: api.url });
   }, 120_000);
   afterAll(async () => {
     await web?.close();
     await stopPages();
-    await new Promise((resolve) => api?.close(resolve));
+    await api?.close();
   });
   beforeEach(() => {
     calls.length = 0;

@@ -4,9 +4,9 @@
  * ADR 022): the proof-of-work challenge, the consent record and the funnel's beacon — on the
  * real web server, with a stand-in API that records what it hears.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startStandInApi, type StandInApi } from './support/stand-in-api.ts';
 import { startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 
 const PAGE_LOAD = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
@@ -14,33 +14,24 @@ const FUNNEL_ID = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
 /** What the API heard: one entry per GraphQL operation. */
 const heard: { operationName: string; headers: IncomingHttpHeaders; variables: unknown }[] = [];
-let api: Server;
+let api: StandInApi;
 let web: TestWebServer;
 
 beforeAll(async () => {
-  api = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url !== '/graphql') return void res.writeHead(404).end('{}');
-      const { operationName, variables } = JSON.parse(body || '{}') as { operationName: string; variables: unknown };
-      heard.push({ operationName, headers: req.headers, variables });
-      if (operationName === 'proofOfWorkChallenge') return void res.end(JSON.stringify({ data: { proofOfWorkChallenge: { challenge: null } } }));
-      if (operationName === 'recordConsent') return void res.end(JSON.stringify({ data: { recordConsent: true } }));
-      if (operationName === 'recordFunnelEvents') return void res.end(JSON.stringify({ data: { recordFunnelEvents: 1 } }));
-      res.end(JSON.stringify({ errors: [{ message: 'not here' }] }));
-    });
+  api = await startStandInApi(({ operationName, variables, headers }) => {
+    heard.push({ operationName, headers, variables });
+    if (operationName === 'proofOfWorkChallenge') return { data: { proofOfWorkChallenge: { challenge: null } } };
+    if (operationName === 'recordConsent') return { data: { recordConsent: true } };
+    if (operationName === 'recordFunnelEvents') return { data: { recordFunnelEvents: 1 } };
+    return { errors: [{ message: 'not here' }] };
   });
-  api.listen(0, '127.0.0.1');
-  await new Promise((resolve) => api.once('listening', resolve));
-  web = await startWebServer({ API_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}` });
+  web = await startWebServer({ API_URL: api.url });
   await fetch(`${web.url}/form-challenge?form=none`); // compile the routes first
 }, 120_000);
 afterAll(async () => {
   await web?.close();
   await stopPages();
-  await new Promise((resolve) => api?.close(resolve));
+  await api?.close();
 });
 beforeEach(() => {
   heard.length = 0;

@@ -166,17 +166,26 @@ async function registered(email: string): Promise<string | null> {
 
 const finished = (answer: Answer) => answer.location?.endsWith('/registration/formfinished') ?? false;
 
+/** Why a registration form's answer did not get the person their account: null when it did. */
+async function refusalOf(answer: Answer, email: string): Promise<string | null> {
+  return finished(answer) ? registered(email) : `answered ${answer.status} ${answer.location ?? ''}`;
+}
+
+/** A person opens the one-step form of `code` and sends it filled in at once: why they got no account, or null. */
+async function registerOnForm(browser: Browser, code: string, name: string): Promise<string | null> {
+  const path = `/registration/formstarted?rc=${code}`;
+  const page = await browser.open(path);
+  const email = address(name);
+  return refusalOf(await browser.send(path, registrationFields(email, legalVersionsOf(page.body)), { form: 'REGISTRATION', code }), email);
+}
+
 describe('the people suite: every person gets what they asked for', { timeout: 120_000 }, () => {
   it('fast typists and autofill: the form sent the moment it is filled is held until its time, then goes through', async () => {
     const code = await insertCode(database.db, { balance: 20 });
     await Promise.all(
       ['fast-typist', 'password-manager', 'autofill-phone'].map(async (name, i) => {
-        const browser = new Browser(`192.0.2.${10 + i}`);
-        const page = await browser.open(`/registration/formstarted?rc=${code.code}`);
-        const email = address(name);
         // Sent at once: no time between the page and the press.
-        const answer = await browser.send(`/registration/formstarted?rc=${code.code}`, registrationFields(email, legalVersionsOf(page.body)), { form: 'REGISTRATION', code: code.code });
-        record('fast typists and autofill', name, finished(answer) ? await registered(email) : `answered ${answer.status} ${answer.location ?? ''}`);
+        record('fast typists and autofill', name, await registerOnForm(new Browser(`192.0.2.${10 + i}`), code.code, name));
       }),
     );
     expect(table.get('fast typists and autofill')?.refused).toEqual([]);
@@ -201,7 +210,7 @@ describe('the people suite: every person gets what they asked for', { timeout: 1
       expect(refused.body).toContain(correction.message.replaceAll("'", '&#x27;'));
       // Corrected and sent straight away, with the same page load's start.
       const answer = await browser.send(path, registrationFields(email, legalVersions), { form: 'REGISTRATION', code: code.code });
-      record('correction after a refusal (registration)', correction.name, finished(answer) ? await registered(email) : `answered ${answer.status} ${answer.location ?? ''}`);
+      record('correction after a refusal (registration)', correction.name, await refusalOf(answer, email));
     }
 
     // The membership application: an address the API refuses, corrected at once.
@@ -227,7 +236,7 @@ describe('the people suite: every person gets what they asked for', { timeout: 1
     expect(first.location).toContain('step=2');
     // React Router's client navigation to the second step: the same page load, the same start.
     const second = await browser.send(first.location!, { intent: 'lean-2', gender: 'MALE', firstName: 'Jan', lastName: 'Nowak' }, { form: 'REGISTRATION', code: code.code });
-    record('lean flow, step 2 at once', 'lean', finished(second) ? await registered(email) : `answered ${second.status} ${second.location ?? ''}`);
+    record('lean flow, step 2 at once', 'lean', await refusalOf(second, email));
     expect(table.get('lean flow, step 2 at once')?.refused).toEqual([]);
   });
 
@@ -269,13 +278,9 @@ describe('the people suite: every person gets what they asked for', { timeout: 1
     await Promise.all(
       colleagues.map(async (name) => {
         const browser = new Browser(office);
-        const path = `/registration/formstarted?rc=${code.code}`;
         // The link from the campaign's email: the invitation's page, then its form.
         await browser.open(`/?rc=${code.code}`);
-        const page = await browser.open(path);
-        const email = address(name);
-        const answer = await browser.send(path, registrationFields(email, legalVersionsOf(page.body)), { form: 'REGISTRATION', code: code.code });
-        record('twenty colleagues, one office address', name, finished(answer) ? await registered(email) : `answered ${answer.status} ${answer.location ?? ''}`);
+        record('twenty colleagues, one office address', name, await registerOnForm(browser, code.code, name));
       }),
     );
     expect(table.get('twenty colleagues, one office address')?.refused).toEqual([]);
@@ -296,12 +301,7 @@ describe('the people suite: every person gets what they asked for', { timeout: 1
       }),
     );
     for (const { name } of friends.slice(0, balance)) {
-      const browser = browsers.get(name)!;
-      const path = `/registration/formstarted?rc=${code.code}`;
-      const page = await browser.open(path);
-      const email = address(name);
-      const answer = await browser.send(path, registrationFields(email, legalVersionsOf(page.body)), { form: 'REGISTRATION', code: code.code });
-      record('ten of them register', name, finished(answer) ? await registered(email) : `answered ${answer.status} ${answer.location ?? ''}`);
+      record('ten of them register', name, await registerOnForm(browsers.get(name)!, code.code, name));
     }
     const { quarantined_at } = await database.db.selectFrom('registration_codes').select('quarantined_at').where('id', '=', code.id).executeTakeFirstOrThrow();
     expect(quarantined_at).toBeNull();

@@ -4,13 +4,12 @@
  * web server: the activation page's language middleware made to fail answers the 404 page in
  * the visitor's language, inside the site's frame — not the framework's 500.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { catalogs } from '@velvet/i18n/catalogs';
 import type * as RouteMiddlewareModule from '../app/lib/page/route-middleware.ts';
 import { routeMiddleware } from '../app/lib/page/route-middleware.ts';
 import { expectConsole } from './support/console-guard.ts';
+import { startStandInApi, type StandInApi } from './support/stand-in-api.ts';
 import { pagesModule, startWebServer, stopPages, type TestWebServer } from './support/web-server.ts';
 
 let web: TestWebServer;
@@ -18,20 +17,14 @@ let middleware: typeof RouteMiddlewareModule.ROUTE_MIDDLEWARE;
 let language: RouteMiddlewareModule.RouteMiddleware;
 /** The operations the stand-in API was asked for (it answers none). */
 const operations: string[] = [];
-let api: Server;
+let api: StandInApi;
 
 beforeAll(async () => {
-  api = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      if (req.url === '/graphql') operations.push((JSON.parse(body || '{}') as { operationName: string }).operationName);
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
-    });
+  api = await startStandInApi(({ operationName }) => {
+    operations.push(operationName);
+    return { status: 404, body: {} };
   });
-  api.listen(0, '127.0.0.1');
-  await new Promise((resolve) => api.once('listening', resolve));
-  web = await startWebServer({ API_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}` });
+  web = await startWebServer({ API_URL: api.url });
   middleware = (await pagesModule<typeof RouteMiddlewareModule>('/app/lib/page/route-middleware.ts')).ROUTE_MIDDLEWARE;
   language = middleware.language!;
   await fetch(`${web.url}/de/registration/activateaccount`); // compile the pages first
@@ -43,7 +36,7 @@ afterEach(() => {
 afterAll(async () => {
   await web?.close();
   await stopPages();
-  await new Promise((resolve) => api?.close(resolve));
+  await api?.close();
 });
 
 const ACTIVATION = '/de/registration/activateaccount?activationId=abcdefghijklmnopqrstuvwxyz';
