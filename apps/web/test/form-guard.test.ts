@@ -206,6 +206,8 @@ describe('the start’s door and the forms on the real web server', () => {
       return { data: { applyForMembership: replies.shift() ?? { accepted: true, userErrors: [] } } };
     });
     web = await startWebServer({ API_URL: api.url });
+    // Compile the pages before the tests: a cold compile on a busy machine outlasts a test's 5 s.
+    await fetch(`${web.url}/membership-interest/apply`);
   }, 120_000);
   afterAll(async () => {
     await web?.close();
