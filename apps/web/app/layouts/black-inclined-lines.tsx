@@ -2,6 +2,7 @@ import { Outlet } from 'react-router';
 import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteFooter } from '../components/site-footer.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
+import { languageSegment } from '../lib/i18n/language-segment.ts';
 
 /** Black ground with fine inclined lines: the club's door for applications and refusals. */
 function Frame({ children }: { children: React.ReactNode }) {
@@ -18,6 +19,9 @@ function Frame({ children }: { children: React.ReactNode }) {
     </>
   );
 }
+
+/** A first segment that names no language is a 404 here, in the frame (ADR 059). */
+export const middleware = [languageSegment];
 
 export default function BlackInclinedLinesLayout() {
   return (

@@ -2,6 +2,7 @@ import { Outlet } from 'react-router';
 import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteFooter } from '../components/site-footer.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
+import { languageSegment } from '../lib/i18n/language-segment.ts';
 
 function Frame({ children }: { children: React.ReactNode }) {
   return (
@@ -17,6 +18,9 @@ function Frame({ children }: { children: React.ReactNode }) {
     </>
   );
 }
+
+/** A first segment that names no language is a 404 here, in the frame (ADR 059). */
+export const middleware = [languageSegment];
 
 export default function CenteredLayout() {
   return (

@@ -3,6 +3,7 @@ import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteFooter } from '../components/site-footer.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
 import { isOnlyMobileLanding } from '../lib/landing/landing-variants.ts';
+import { languageSegment } from '../lib/i18n/language-segment.ts';
 
 /**
  * The landing page's frame. In the only-mobile landing layout (`/app`) the whole page —
@@ -26,6 +27,9 @@ function Frame({ children }: { children: React.ReactNode }) {
     </div>
   );
 }
+
+/** A first segment that names no language is a 404 here, in the frame (ADR 059). */
+export const middleware = [languageSegment];
 
 export default function DefaultLayout() {
   return (

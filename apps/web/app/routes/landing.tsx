@@ -12,7 +12,7 @@ import { SignupOptions } from '../components/signup-options.tsx';
 import { localeContext } from '../lib/page/context.ts';
 import { formCountry } from '../lib/i18n/country.ts';
 import { serverCountry } from '../lib/i18n/country.server.ts';
-import { readablePath } from '../lib/i18n/i18n.ts';
+import { readablePath, splitLocalePath } from '../lib/i18n/i18n.ts';
 import { customizationTexts, voucherFor } from '@velvet/validation/customization';
 import { landingOptions, sourcePathFrom, type LandingLayout, type LandingPageOptions } from '../lib/landing/landing-variants.ts';
 import { pageMeta } from '../lib/page/meta.ts';
@@ -59,19 +59,22 @@ const HERO: Record<LandingLayout, { grid: string; text: string; lead: string; ca
 
 /**
  * The route's check (spec §2): `/{slug}` is a campaign the club runs, or a 404 "Page Not
- * Found: {path}" (shown in the site's frame by the layout's error boundary).
+ * Found: {path}" (shown in the site's frame by the layout's error boundary). Read from the
+ * address after its language: the route's `:lang?/:slug?` cannot tell `/vip` from `/de` (ADR 059).
  */
-function knownSlug(slug: string | undefined, request: Request): string | null {
-  if (slug === undefined) return null;
+function knownSlug(request: Request): string | null {
+  const { pathname } = new URL(request.url);
+  const slug = splitLocalePath(pathname).rest.replace(/^\/|\/$/g, '');
+  if (slug === '') return null;
   if (!(LANDING_SLUGS as readonly string[]).includes(slug)) {
-    throw data({ path: readablePath(new URL(request.url).pathname) }, { status: 404, statusText: 'Page Not Found' });
+    throw data({ path: readablePath(pathname) }, { status: 404, statusText: 'Page Not Found' });
   }
   return slug;
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { params, request, context } = args;
-  const slug = knownSlug(params.slug, request);
+  const { request, context } = args;
+  const slug = knownSlug(request);
   const { locale } = context.get(localeContext);
   const url = new URL(request.url);
   const options = landingOptions(slug);
@@ -154,7 +157,7 @@ export async function loader(args: Route.LoaderArgs) {
  * the waiting list's email, a registration step of the pop-up, and (any other intent) the code form.
  */
 export async function action(args: Route.ActionArgs) {
-  const slug = knownSlug(args.params.slug, args.request);
+  const slug = knownSlug(args.request);
   const formData = await args.request.formData();
   const intent = formData.get('intent');
   if (intent === 'product-share') {

@@ -7,7 +7,7 @@
 import type { RouterContextProvider } from 'react-router';
 import { AUTH_COOKIE } from '../auth-cookie.server.ts';
 import { readCookie } from '../i18n/i18n.ts';
-import { pageLoadContext, requestInfoContext, type PageLoadInfo } from '../page/context.ts';
+import { pageLoadContext, requestInfoContext, strayPathContext, type PageLoadInfo } from '../page/context.ts';
 import type { Operation } from './operations.ts';
 import { correlationId } from '../page/page-load.ts';
 import { pageLoadOf } from '../page/page-load.server.ts';
@@ -62,6 +62,8 @@ export async function callApi<TData, TVariables>(
   variables: TVariables,
   { request, context, timeoutMs = GRAPHQL_TIMEOUT_MS, token: explicitToken, shared = false }: ApiCallOptions,
 ): Promise<ApiResult<TData>> {
+  // A path that is no page (ADR 059) does nothing in the visitor's name: its answer is a 404.
+  if (context.get(strayPathContext)) throw new Response(null, { status: 404, statusText: 'Page Not Found' });
   const info = context.get(requestInfoContext);
   const page = pageLoad(request, context);
   if (!shared) page.calledApi = 'personal';

@@ -14,6 +14,9 @@ export function serverCountry(request: Request, context: Readonly<RouterContextP
       return result.data.countryDetails.country;
     },
     new URL(request.url).hostname,
-    (error) => console.warn(String(error)),
+    // A thrown answer (the 404 of an address that is no page, ADR 059) is the page's, not a failure.
+    (error) => {
+      if (!(error instanceof Response)) console.warn(String(error));
+    },
   );
 }

@@ -83,3 +83,9 @@ export interface PageLoadInfo {
 
 export const pageLoadContext = createContext<PageLoadInfo>();
 
+
+/**
+ * Set on a path whose first segment names no language (`/xx/about-us`, ADR 059): the page
+ * answers 404 and may not call the API — whatever its loader or action would do does not happen.
+ */
+export const strayPathContext = createContext<boolean>(false);
