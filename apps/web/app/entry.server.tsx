@@ -15,8 +15,8 @@ provideServerMessages(serverMessages);
 
 export const streamTimeout = 5_000;
 
-/** Every inline script of a page (a `<script>` without `src`; a JSON data block is never run): the CSP names each one's digest. */
-const INLINE_SCRIPT = /<script(?![^>]*\s(?:src=|type="application\/json"))[^>]*>([\s\S]*?)<\/script>/g;
+/** Every inline script of a page (a `<script>` without `src`; a JSON or JSON-LD data block is never run): the CSP names each one's digest. */
+const INLINE_SCRIPT = /<script(?![^>]*\s(?:src=|type="application\/(?:ld\+)?json"))[^>]*>([\s\S]*?)<\/script>/g;
 
 /** The SHA-256 (base64) of each inline script's text, as CSP hash sources name them. */
 function inlineScriptHashes(html: string): string[] {
