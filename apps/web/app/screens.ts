@@ -3,7 +3,7 @@
  * the tests. Paths have no language prefix; every screen exists under all eight
  * prefixes ('' plus the seven languages).
  */
-export type LayoutName = 'default' | 'centered' | 'black-inclined-lines' | 'no-footer';
+export type LayoutName = 'default' | 'centered' | 'black-inclined-lines' | 'no-footer' | 'admin';
 
 export interface Screen {
   /** Stable name, also the suffix of the route id. */
@@ -19,19 +19,19 @@ export const SCREENS = [
   { name: 'about-us', path: 'about-us', layout: 'centered', file: 'routes/about-us.tsx' },
   { name: 'stores', path: 'stores', layout: 'centered', file: 'routes/stores.tsx' },
   { name: 'admin-login', path: 'admin/login', layout: 'black-inclined-lines', file: 'routes/admin-login.tsx' },
-  { name: 'admin-registration-link-generator', path: 'admin/registrationlinkgenerator', layout: 'black-inclined-lines', file: 'routes/admin-registration-link-generator.tsx' },
-  { name: 'admin-split-generator', path: 'admin/splitgenerator', layout: 'black-inclined-lines', file: 'routes/admin-split-generator.tsx' },
-  { name: 'admin-funnel', path: 'admin/funnel', layout: 'black-inclined-lines', file: 'routes/admin-funnel.tsx' },
-  { name: 'admin-security', path: 'admin/security', layout: 'black-inclined-lines', file: 'routes/admin-security.tsx' },
-  { name: 'admin-audit', path: 'admin/audit', layout: 'black-inclined-lines', file: 'routes/admin-audit.tsx' },
-  { name: 'admin-codes', path: 'admin/codes', layout: 'black-inclined-lines', file: 'routes/admin-codes.tsx' },
-  { name: 'admin-code', path: 'admin/codes/:code', layout: 'black-inclined-lines', file: 'routes/admin-code.tsx' },
-  { name: 'admin-admins', path: 'admin/admins', layout: 'black-inclined-lines', file: 'routes/admin-admins.tsx' },
-  { name: 'admin-members', path: 'admin/members', layout: 'black-inclined-lines', file: 'routes/admin-members.tsx' },
-  { name: 'admin-privacy', path: 'admin/privacy', layout: 'black-inclined-lines', file: 'routes/admin-privacy.tsx' },
-  { name: 'admin-waitlist', path: 'admin/waitlist', layout: 'black-inclined-lines', file: 'routes/admin-waitlist.tsx' },
-  { name: 'admin-outbox', path: 'admin/outbox', layout: 'black-inclined-lines', file: 'routes/admin-outbox.tsx' },
-  { name: 'admin-features', path: 'admin/features', layout: 'black-inclined-lines', file: 'routes/admin-features.tsx' },
+  { name: 'admin-registration-link-generator', path: 'admin/registrationlinkgenerator', layout: 'admin', file: 'routes/admin-registration-link-generator.tsx' },
+  { name: 'admin-split-generator', path: 'admin/splitgenerator', layout: 'admin', file: 'routes/admin-split-generator.tsx' },
+  { name: 'admin-funnel', path: 'admin/funnel', layout: 'admin', file: 'routes/admin-funnel.tsx' },
+  { name: 'admin-security', path: 'admin/security', layout: 'admin', file: 'routes/admin-security.tsx' },
+  { name: 'admin-audit', path: 'admin/audit', layout: 'admin', file: 'routes/admin-audit.tsx' },
+  { name: 'admin-codes', path: 'admin/codes', layout: 'admin', file: 'routes/admin-codes.tsx' },
+  { name: 'admin-code', path: 'admin/codes/:code', layout: 'admin', file: 'routes/admin-code.tsx' },
+  { name: 'admin-admins', path: 'admin/admins', layout: 'admin', file: 'routes/admin-admins.tsx' },
+  { name: 'admin-members', path: 'admin/members', layout: 'admin', file: 'routes/admin-members.tsx' },
+  { name: 'admin-privacy', path: 'admin/privacy', layout: 'admin', file: 'routes/admin-privacy.tsx' },
+  { name: 'admin-waitlist', path: 'admin/waitlist', layout: 'admin', file: 'routes/admin-waitlist.tsx' },
+  { name: 'admin-outbox', path: 'admin/outbox', layout: 'admin', file: 'routes/admin-outbox.tsx' },
+  { name: 'admin-features', path: 'admin/features', layout: 'admin', file: 'routes/admin-features.tsx' },
   { name: 'error-404', path: 'error/404', layout: 'centered', file: 'routes/not-found.tsx' },
   { name: 'lobby', path: 'lobby', layout: 'centered', file: 'routes/lobby.tsx' },
   { name: 'membership-interest', path: 'membership-interest', layout: 'black-inclined-lines', file: 'routes/membership-interest.tsx' },
@@ -55,6 +55,7 @@ export const LAYOUT_FILES: Record<LayoutName, string> = {
   centered: 'layouts/centered.tsx',
   'black-inclined-lines': 'layouts/black-inclined-lines.tsx',
   'no-footer': 'layouts/no-footer.tsx',
+  admin: 'layouts/admin.tsx',
 };
 
 /** Landing slugs the club runs campaigns under (/{slug}); any other single segment is a 404. */

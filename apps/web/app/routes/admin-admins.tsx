@@ -110,7 +110,7 @@ export default function AdminAdmins({ loaderData, actionData }: Route.ComponentP
             rows={loaderData.admins}
             rowKey={(admin) => admin.id}
             columns={[
-              { header: t('admin.login.email'), rowHeader: true, className: 'break-all', cell: (admin) => admin.email },
+              { header: t('admin.login.email'), rowHeader: true, className: 'whitespace-nowrap', cell: (admin) => admin.email },
               {
                 header: t('admin.admins.role'),
                 cell: (admin) =>

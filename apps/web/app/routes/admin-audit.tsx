@@ -84,20 +84,20 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           empty={t('admin.audit.empty')}
           columns={[
             { header: t('admin.audit.when'), className: 'whitespace-nowrap', cell: (entry) => intl.formatDate(entry.at, { dateStyle: 'medium', timeStyle: 'medium' }) },
-            { header: t('admin.audit.actor'), className: 'break-all', cell: (entry) => entry.actorEmail ?? '—' },
+            { header: t('admin.audit.actor'), className: 'whitespace-nowrap', cell: (entry) => entry.actorEmail ?? '—' },
             {
               header: t('admin.audit.action'),
               // What happened, in the page's language; the action's id below it, as the logs and the CLI name it.
               cell: (entry) => (
                 <>
                   {(AUDIT_ACTIONS as readonly string[]).includes(entry.action) ? t(`admin.audit.event.${entry.action}`) : entry.action}
-                  <span className="block font-mono text-xs text-stone">{entry.action}</span>
+                  <span className="block font-mono text-xs text-paper/60">{entry.action}</span>
                 </>
               ),
             },
-            { header: t('admin.audit.target'), className: 'break-all', cell: (entry) => entry.target ?? '—' },
+            { header: t('admin.audit.target'), className: 'break-words', cell: (entry) => entry.target ?? '—' },
             { header: t('admin.audit.address'), className: 'font-mono', cell: (entry) => entry.clientAddress ?? '—' },
-            { header: t('admin.audit.details'), className: 'font-mono text-xs break-all', cell: (entry) => (entry.details === '{}' ? '' : entry.details) },
+            { header: t('admin.audit.details'), className: 'font-mono text-xs break-words', cell: (entry) => (entry.details === '{}' ? '' : entry.details) },
           ]}
         >
           {next && <Link to={next} className="btn-inverse mt-8 inline-block">{t('admin.audit.older')}</Link>}

@@ -130,7 +130,7 @@ export default function AdminCode({ loaderData, actionData, params }: Route.Comp
         </p>
       )}
 
-      <dl className="mt-10 grid grid-cols-3 gap-4 text-paper">
+      <dl className="mt-10 grid gap-4 text-paper sm:grid-cols-3">
         {(['visits', 'registrations', 'activations'] as const).map((key) => (
           <div key={key} className="border-t border-paper/30 pt-4">
             <dt className="eyebrow text-paper/70">{seriesLabels[key]}</dt>

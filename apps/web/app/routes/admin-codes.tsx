@@ -129,7 +129,7 @@ export default function AdminCodes({ loaderData, actionData }: Route.ComponentPr
               className: 'font-mono',
               cell: (c) => <Link to={path(`/admin/codes/${c.code}`)} className="link text-paper">{c.code}</Link>,
             },
-            { header: t('admin.codes.col.inviter'), className: 'break-all', cell: (c) => c.inviterName },
+            { header: t('admin.codes.col.inviter'), className: 'break-words', cell: (c) => c.inviterName },
             { header: t('admin.codes.filter.state'), cell: (c) => <StateLabel state={c.state} replaced={c.replaced} /> },
             { header: t('admin.codes.col.balance'), numeric: true, cell: (c) => intl.formatNumber(c.balance) },
             { header: t('admin.codes.col.pending'), numeric: true, cell: (c) => intl.formatNumber(c.pending) },
