@@ -42,6 +42,8 @@ export const styles = {
   voucherRule: { borderColor: '#000000', borderTopWidth: '1px', width: '48px', margin: '20px auto' },
   small: { fontSize: '13px', lineHeight: '1.6', color: '#333333', margin: '0 0 16px' },
   link: { color: '#000000', textDecoration: 'underline', wordBreak: 'break-all' },
+  // A link that reads as words (leave the waiting list): wrapped between words, never inside one.
+  textLink: { color: '#000000', textDecoration: 'underline', whiteSpace: 'nowrap' },
   rule: { borderColor: '#000000', borderTopWidth: '1px', margin: '40px 0 24px' },
   footer: { fontSize: '12px', lineHeight: '1.6', color: '#555555', margin: '0 0 8px', textAlign: 'center' },
   imprint: { fontSize: '11px', lineHeight: '1.6', color: '#555555', margin: '16px 0 0', textAlign: 'center' },

@@ -136,7 +136,7 @@ function EmailFrame({ locale, texts, actionUrl }: EmailFrameProps) {
           {texts.aside && (
             <Text style={styles.small}>
               {texts.aside.text}{' '}
-              <Link href={texts.aside.url} style={styles.link}>
+              <Link href={texts.aside.url} style={styles.textLink}>
                 {texts.aside.label}
               </Link>
             </Text>
