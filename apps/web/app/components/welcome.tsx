@@ -81,7 +81,7 @@ export function VoucherCard({ voucher }: { voucher: WelcomeVoucher }) {
         </dd>
       </dl>
       <CopyButton value={voucher.code} label="activation.voucherCopy" copied="activation.voucherCopied" failed="activation.voucherCopyFailed" className="btn-outline" />
-      <p className="text-sm text-stone">{t('activation.voucherHowTo')}</p>
+      <p className="mt-3 text-sm text-stone">{t('activation.voucherHowTo')}</p>
     </section>
   );
 }
