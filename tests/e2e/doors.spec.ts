@@ -3,7 +3,7 @@ import path from 'node:path';
 import { signLobbyToken, signSocialToken } from '@velvet/tokens/signed-token';
 import { E2E } from '../../playwright.config.ts';
 import { VIP, createInvitation, lobbyLink } from './support/data.ts';
-import { lobbyLinkIn, uniqueEmail, waitForMail } from './support/mail.ts';
+import { leaveLinkIn, lobbyLinkIn, receivedMail, uniqueEmail, waitForMail } from './support/mail.ts';
 import { dataLayerEvents, expect, plain, test, text } from './support.ts';
 
 /** The product's secret in the e2e data directory (generated at its first start): to forge the tokens it must refuse. */
@@ -24,6 +24,26 @@ test.describe('waiting list', () => {
     await page.goto(`/de/lobby?token=${new URL(link).searchParams.get('token')}`);
     await page.getByRole('button', { name: text('de', 'lobby.join') }).click();
     await expect(page.getByRole('status')).toHaveText(text('de', 'lobby.alreadyJoined'));
+
+    // One confirmation, in the language the list was joined in, with a short way to leave (issue 22 §2).
+    const [confirmation] = await waitForMail(email);
+    expect(confirmation?.subject).toBe(text('en', 'email.waitlistJoined.subject'));
+    const leave = leaveLinkIn(confirmation!);
+    expect(`${new URL(leave).pathname}${new URL(leave).search}`).toMatch(/^\/waitlist\/leave\?ref=[A-Za-z0-9_-]{22}$/);
+    await page.goto(leave);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'waitlistLeave.title'));
+    await page.getByRole('button', { name: text('en', 'waitlistLeave.button') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'waitlistLeave.left.title'));
+    // Off the list: the lobby lets the address join again; the used link says it no longer works.
+    await page.goto(leave);
+    await page.getByRole('button', { name: text('en', 'waitlistLeave.button') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'waitlistLeave.unknown.title'));
+    await page.goto(link);
+    await page.getByRole('button', { name: text('en', 'lobby.join') }).click();
+    await expect(page.getByRole('status')).toHaveText(text('en', 'lobby.joined'));
+    // The outbox sends in order: had the German "already on the list" queued one, it would come second.
+    const mails = await waitForMail(email, 2);
+    expect(mails.map((m) => m.subject)).toEqual([text('en', 'email.waitlistJoined.subject'), text('en', 'email.waitlistJoined.subject')]);
   });
 
   test('refuses every token that is not a valid lobby token', async ({ page }) => {
@@ -57,6 +77,18 @@ test.describe('membership interest', () => {
       await expect(page).toHaveURL(/\/fr\/membership-interest\/confirmation$/);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('fr', 'membershipInterestConfirmation.title'));
     }
+    // "We received your application" (issue 22 §2), in French, once for the two sends.
+    const [received] = await waitForMail(email);
+    expect(received?.subject).toBe(text('fr', 'email.applicationReceived.subject'));
+    expect(received?.text).toContain(text('fr', 'email.applicationReceived.intro'));
+    expect(received?.text).toContain('Velvet Rope GmbH');
+    // A barrier: the outbox sends in order, so once a later applicant's email arrived, a second one for this address would have too.
+    const later = uniqueEmail('apply-later');
+    await page.goto('/fr/membership-interest/apply');
+    await page.getByLabel(text('fr', 'membershipInterestApply.email')).fill(later);
+    await page.getByRole('button', { name: text('fr', 'membershipInterestApply.submit') }).click();
+    await waitForMail(later);
+    expect(await receivedMail(email)).toHaveLength(1);
   });
 });
 

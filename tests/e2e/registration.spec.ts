@@ -5,7 +5,8 @@ import type { Locale } from '@velvet/i18n/locales';
 import { VIP, activeMember, createInvitation, registerPending } from './support/data.ts';
 import { activationLink, flowCookieValue, uniqueEmail, waitForMail } from './support/mail.ts';
 import { dataLayerEvents, expect, plain, test, text, waitForHydration } from './support.ts';
-import { EXTERNAL_LINKS, SHOP_ORIGIN } from '../../apps/web/app/lib/external-links.ts';
+import { SHOP_ORIGIN } from '@velvet/validation/shop';
+import { EXTERNAL_LINKS } from '../../apps/web/app/lib/external-links.ts';
 
 interface Person {
   gender: 'female' | 'male';
@@ -193,22 +194,40 @@ test.describe('registration and activation', () => {
     expect(flow).not.toHaveProperty('memberId');
   });
 
-  test('the verify-email page notices an activation made elsewhere', async ({ page, browser, invitation }) => {
+  test('the verify-email page notices an activation made elsewhere and shows the voucher the welcome email carries', async ({ page, context, browser, invitation }) => {
     const email = uniqueEmail('live');
-    await page.goto(`/registration/formstarted?rc=${invitation.code}`);
-    await fillOneStep(page, 'en', { gender: 'female', firstName: 'Lena', lastName: 'Live', email });
-    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.title'));
-    await expect(page.getByText(text('en', 'formFinished.live'))).toBeVisible();
+    await page.goto(`/fr/registration/formstarted?rc=${invitation.code}`);
+    await fillOneStep(page, 'fr', { gender: 'female', firstName: 'Lena', lastName: 'Live', email });
+    await page.getByRole('button', { name: text('fr', 'registration.submit') }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('fr', 'formFinished.title'));
+    await expect(page.getByText(text('fr', 'formFinished.live'))).toBeVisible();
     const [mail] = await waitForMail(email);
 
     const phone = await browser.newContext();
     const other = await phone.newPage();
     await other.goto(activationLink(mail!));
-    await expect(other.getByRole('heading', { level: 1 })).toHaveText(text('en', 'activation.welcomeTitle', { firstName: 'Lena' }));
+    await expect(other.getByRole('heading', { level: 1 })).toHaveText(text('fr', 'activation.welcomeTitle', { firstName: 'Lena' }));
+    const code = (await other.getByTestId('voucher-code').textContent()) ?? '';
     await phone.close();
 
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.activated'));
+    // The tab left open updates itself, with the voucher too (issue 22 row 8)…
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('fr', 'formFinished.activated'));
+    await expect(page.getByTestId('voucher-code')).toHaveText(code);
+    await expect(page.getByText(text('fr', 'activation.voucherPercent', { percent: '10' }))).toBeVisible();
+    await expect(page.getByText(text('fr', 'activation.voucherNoMov'))).toBeVisible();
+    // …whose code copies with the keyboard, saying so in French.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: text('fr', 'activation.voucherCopy') }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status').filter({ hasText: text('fr', 'activation.voucherCopied') })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+
+    // …and the welcome email brings the same code, in French, with the imprint.
+    const [, welcome] = await waitForMail(email, 2);
+    expect(welcome?.subject).toBe(text('fr', 'email.welcome.subject', { percent: '10' }));
+    expect(welcome?.text).toContain(code);
+    expect(welcome?.text).toContain(text('fr', 'activation.voucherPercent', { percent: '10' }));
+    expect(welcome?.text).toContain('Velvet Rope GmbH · Maximilianstraße 12 · 80539\u00a0München · Allemagne');
   });
 
   test('the pop-up variant registers on the landing page and says "check your inbox" there', async ({ page, invitation }) => {

@@ -108,7 +108,7 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
     (await database.db.selectFrom('registration_codes').select('balance').where('id', '=', codeId).executeTakeFirstOrThrow()).balance;
 
   describe('a verified address', () => {
-    it('activates the member at once → ACTIVATED with the voucher, balance − 1, consent, preferences, identity, no email', async () => {
+    it('activates the member at once → ACTIVATED with the voucher, balance − 1, consent, preferences, identity, no activation email', async () => {
       const { id: codeId, code } = await insertCode(database.db, { balance: 3, customization: 'social-20-percent-mov' });
       const email = uniqueEmail('Verified');
       const signedInAt = api.clock.fix('2026-11-24T17:45:00.000Z');
@@ -144,7 +144,8 @@ describe.each(ENGINES)('completeSocialRegistration on %s', (engine) => {
       expect(identities).toEqual([expect.objectContaining({ provider: 'google', subject: 'google-sub-1', member_id: member.id })]);
       const voucher = await database.db.selectFrom('welcome_vouchers').selectAll().where('member_id', '=', member.id).executeTakeFirstOrThrow();
       expect(voucher.code).toBe(payload.voucher?.code);
-      expect(await database.db.selectFrom('email_outbox').select('id').execute()).toEqual([]);
+      // No activation email: the one email is the welcome voucher (ADR 058).
+      expect(await database.db.selectFrom('email_outbox').select('template').execute()).toEqual([{ template: 'welcome' }]);
       expect(await database.db.selectFrom('activations').select('id').execute()).toEqual([]);
     });
 

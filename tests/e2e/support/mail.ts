@@ -46,6 +46,13 @@ export function lobbyLinkIn(mail: ReceivedMail): string {
   return match[1].replace(/&amp;/g, '&');
 }
 
+/** The "leave the waiting list" link in the confirmation email's HTML part (ADR 058). */
+export function leaveLinkIn(mail: ReceivedMail): string {
+  const match = /href="([^"]*\/waitlist\/leave\?ref=[^"]+)"/.exec(mail.html);
+  if (!match?.[1]) throw new Error(`No leave link in: ${mail.subject}`);
+  return match[1].replace(/&amp;/g, '&');
+}
+
 /** What the signed registration-flow cookie holds (readable, only its signature is secret). */
 export function flowCookieValue(cookieValue: string): Record<string, unknown> {
   const encoded = decodeURIComponent(cookieValue);

@@ -232,6 +232,8 @@ interface WaitlistEntriesTable {
   invited_at: Timestamp | null;
   /** The personal code of that invitation. */
   registration_code_id: string | null;
+  /** SHA-256 of the random reference in the confirmation email's "leave the list" link (ADR 058); null before 0018. */
+  leave_hash: string | null;
 }
 
 /** A batch released from the waiting list (ADR 047): written in chunks, `invited` is its progress. */

@@ -7,7 +7,9 @@
 import type { Kysely } from 'kysely';
 import { WELCOME_VOUCHER_CURRENCY, WELCOME_VOUCHER_VALIDITY_DAYS, voucherFor } from '@velvet/validation/customization';
 import type { Customization } from '@velvet/validation/customization';
+import { isLocale } from '@velvet/i18n/locales';
 import type { Database } from '../db/schema.ts';
+import { enqueueEmail } from '../mail/outbox.ts';
 import { generateVoucherCode } from './welcome-voucher.ts';
 
 export interface IssuedWelcomeVoucher {
@@ -34,7 +36,7 @@ export async function spendInvitation(trx: Kysely<Database>, registrationCodeId:
     .execute();
 }
 
-/** The first-order voucher, by the code's customization (welcome-voucher.ts), valid 14 days. */
+/** The first-order voucher, by the code's customization (welcome-voucher.ts), valid 14 days; its welcome email queued. */
 export async function grantWelcomeVoucher(
   trx: Kysely<Database>,
   memberId: string,
@@ -61,7 +63,36 @@ export async function grantWelcomeVoucher(
       created_at: now.toISOString(),
     })
     .execute();
+  await queueWelcomeEmail(trx, memberId, voucher, now);
   return voucher;
+}
+
+/**
+ * The welcome email with the voucher (issue 22 §2, ADR 058), queued in the transaction that grants
+ * it: one voucher, one email. Read after the caller's writes, so it greets by the name and in the
+ * language the member has now.
+ */
+async function queueWelcomeEmail(trx: Kysely<Database>, memberId: string, voucher: IssuedWelcomeVoucher, now: Date): Promise<void> {
+  const member = await trx.selectFrom('members').select(['email', 'first_name', 'language']).where('id', '=', memberId).executeTakeFirstOrThrow();
+  await enqueueEmail(
+    trx,
+    {
+      template: 'welcome',
+      recipient: member.email,
+      locale: isLocale(member.language) ? member.language : 'en',
+      payload: {
+        firstName: member.first_name || null,
+        voucher: {
+          code: voucher.code,
+          percent: voucher.percent,
+          minimumOrderValue: voucher.minimumOrderValue,
+          currency: voucher.currency,
+          validUntil: voucher.validUntil,
+        },
+      },
+    },
+    now,
+  );
 }
 
 /**
@@ -84,4 +115,22 @@ export async function activatePendingMember(
   await trx.updateTable('members').set({ status: 'active', activated_at: at }).where('id', '=', member.id).execute();
   await spendInvitation(trx, member.registrationCodeId);
   return grantWelcomeVoucher(trx, member.id, member.customization, now);
+}
+
+/** The voucher a member was given on activation, as it was issued; null when none (a member of before vouchers, or none yet). */
+export async function welcomeVoucherOf(db: Kysely<Database>, memberId: string): Promise<IssuedWelcomeVoucher | null> {
+  const row = await db
+    .selectFrom('welcome_vouchers')
+    .select(['code', 'percent', 'minimum_order_value', 'currency', 'valid_until'])
+    .where('member_id', '=', memberId)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    code: row.code,
+    percent: row.percent,
+    minimumOrderValue: row.minimum_order_value,
+    currency: row.currency,
+    validUntil: new Date(row.valid_until).toISOString(),
+  };
 }

@@ -30,6 +30,17 @@ export function randomToken(): string {
 
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/**
+ * 128 random bits, base64url (22 characters): a short reference an email link carries where the
+ * worst a guess could do is small (leaving the waiting list, ADR 058) — still unguessable, still
+ * stored hashed.
+ */
+export function randomReference(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export const REFERENCE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
 /** base64url SHA-256: what the database stores instead of a link's id. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('base64url');

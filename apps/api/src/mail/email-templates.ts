@@ -11,13 +11,16 @@ import type { z } from 'zod';
 import type { EmailOutboxRow } from '../db/schema.ts';
 import { signValidityTimestamp } from '../domain/registration-link.ts';
 import type { RenderedEmail } from './intl.ts';
-import { activationUrl, invitationUrl, lobbyUrl } from './links.ts';
+import { activationUrl, invitationUrl, lobbyUrl, waitlistLeaveUrl } from './links.ts';
 import { OUTBOX_PAYLOADS, unsealFromOutbox } from './outbox.ts';
 import type { EmailPayload, EmailTemplate } from './outbox.ts';
 import { renderActivationEmail } from './templates/activation-email.tsx';
+import { renderApplicationReceivedEmail } from './templates/application-received-email.tsx';
 import { renderInvitationEmail } from './templates/invitation-email.tsx';
 import { renderLobbyEmail } from './templates/lobby-email.tsx';
 import { renderPrivateLinkEmail } from './templates/private-link-email.tsx';
+import { renderWaitlistJoinedEmail } from './templates/waitlist-joined-email.tsx';
+import { renderWelcomeEmail } from './templates/welcome-email.tsx';
 
 /** What an email's link is built from besides its payload. */
 interface EmailLinkContext {
@@ -30,8 +33,15 @@ interface EmailLinkContext {
 
 interface EmailTemplateEntry<P> {
   payload: z.ZodType<P>;
-  url(payload: P, context: EmailLinkContext): string;
-  render(payload: P, locale: Locale, url: string): Promise<RenderedEmail>;
+  /** The address on the site the email links to; null for an email that links only to the shop, or nowhere. */
+  url(payload: P, context: EmailLinkContext): string | null;
+  render(payload: P, locale: Locale, url: string | null): Promise<RenderedEmail>;
+}
+
+/** The link of an email that has one (its `url` never answers null). */
+function linked(url: string | null): string {
+  if (url === null) throw new Error('this email needs its link');
+  return url;
 }
 
 const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T>> } = {
@@ -39,7 +49,7 @@ const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T
     payload: OUTBOX_PAYLOADS.activation,
     url: (payload, { publicUrl, secret, locale }) => activationUrl(publicUrl, locale, unsealFromOutbox(payload.sealedActivationId, secret)),
     render: (payload, locale, url) =>
-      renderActivationEmail({ locale, firstName: payload.firstName, inviterName: payload.inviterName, activationUrl: url, expiresAt: new Date(payload.expiresAt) }),
+      renderActivationEmail({ locale, firstName: payload.firstName, inviterName: payload.inviterName, activationUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
   },
   invitation: {
     payload: OUTBOX_PAYLOADS.invitation,
@@ -47,19 +57,35 @@ const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T
     url: (payload, { publicUrl, secret, locale }) =>
       invitationUrl(publicUrl, locale, payload.code, signValidityTimestamp(payload.code, new Date(payload.expiresAt), secret)),
     render: (payload, locale, url) =>
-      renderInvitationEmail({ locale, code: payload.code, invitationUrl: url, expiresAt: new Date(payload.expiresAt), reason: payload.reason }),
+      renderInvitationEmail({ locale, code: payload.code, invitationUrl: linked(url), expiresAt: new Date(payload.expiresAt), reason: payload.reason }),
   },
   lobby: {
     payload: OUTBOX_PAYLOADS.lobby,
     url: (payload, { publicUrl, secret, locale }) => lobbyUrl(publicUrl, locale, unsealFromOutbox(payload.sealedToken, secret)),
-    render: (payload, locale, url) => renderLobbyEmail({ locale, lobbyUrl: url, expiresAt: new Date(payload.expiresAt) }),
+    render: (payload, locale, url) => renderLobbyEmail({ locale, lobbyUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
   },
   'private-link': {
     payload: OUTBOX_PAYLOADS['private-link'],
     url: (payload, { publicUrl, secret, locale }) =>
       invitationUrl(publicUrl, locale, payload.linkCode, signValidityTimestamp(payload.linkCode, new Date(payload.expiresAt), secret)),
     render: (payload, locale, url) =>
-      renderPrivateLinkEmail({ locale, firstName: payload.firstName, pausedCode: payload.pausedCode, linkUrl: url, expiresAt: new Date(payload.expiresAt) }),
+      renderPrivateLinkEmail({ locale, firstName: payload.firstName, pausedCode: payload.pausedCode, linkUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
+  },
+  'application-received': {
+    payload: OUTBOX_PAYLOADS['application-received'],
+    url: () => null,
+    render: (_payload, locale) => renderApplicationReceivedEmail({ locale }),
+  },
+  'waitlist-joined': {
+    payload: OUTBOX_PAYLOADS['waitlist-joined'],
+    url: (payload, { publicUrl, secret, locale }) => waitlistLeaveUrl(publicUrl, locale, unsealFromOutbox(payload.sealedLeaveReference, secret)),
+    render: (_payload, locale, url) => renderWaitlistJoinedEmail({ locale, leaveUrl: linked(url) }),
+  },
+  welcome: {
+    payload: OUTBOX_PAYLOADS.welcome,
+    url: () => null,
+    render: ({ firstName, voucher }, locale) =>
+      renderWelcomeEmail({ locale, firstName, voucher: { ...voucher, validUntil: new Date(voucher.validUntil) } }),
   },
 };
 

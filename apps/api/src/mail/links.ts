@@ -25,3 +25,8 @@ export function invitationUrl(publicUrl: string, locale: string, code: string, v
 export function lobbyUrl(publicUrl: string, locale: string, token: string): string {
   return siteUrl(publicUrl, localeOrEnglish(locale), '/lobby', { token });
 }
+
+/** The page that takes `reference`'s entry off the waiting list (ADR 058): a short path, a 22-character reference. */
+export function waitlistLeaveUrl(publicUrl: string, locale: string, reference: string): string {
+  return siteUrl(publicUrl, localeOrEnglish(locale), '/waitlist/leave', { ref: reference });
+}

@@ -34,6 +34,28 @@ export const OUTBOX_PAYLOADS = {
    * rendered, valid until `expiresAt`.
    */
   'private-link': z.object({ pausedCode: z.string(), linkCode: z.string(), firstName: z.string().nullable(), expiresAt: isoTime }),
+  /** "We received your application" (issue 22 §2, ADR 058): nothing but the address and language of the row. */
+  'application-received': z.object({}),
+  /**
+   * "You are on the waiting list" (ADR 058): the sealed leave reference (128 random bits; the
+   * entry keeps its hash), which the email's "leave the list" link carries.
+   */
+  'waitlist-joined': z.object({ sealedLeaveReference: z.string() }),
+  /**
+   * The welcome email after activation (ADR 058): the voucher exactly as the welcome page shows it.
+   * Its code is not sealed: welcome_vouchers holds it in clear, and it buys a first-order discount
+   * for this member only, not an account.
+   */
+  welcome: z.object({
+    firstName: z.string().nullable(),
+    voucher: z.object({
+      code: z.string(),
+      percent: z.number().int().positive(),
+      minimumOrderValue: z.number().positive().nullable(),
+      currency: z.string().length(3),
+      validUntil: isoTime,
+    }),
+  }),
 };
 
 export type EmailTemplate = keyof typeof OUTBOX_PAYLOADS;

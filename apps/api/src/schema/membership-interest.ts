@@ -32,7 +32,7 @@ builder.mutationField('applyForMembership', (t) =>
     },
     resolve: async (_root, { email, language, country, proofOfWork }, ctx) => {
       await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
-      return applyForMembership({ db: ctx.db, logger: ctx.logger, now: ctx.now, gate: ctx.signUpGate, mailDomains: ctx.mailDomains }, { email, language, country, proofOfWork });
+      return applyForMembership({ db: ctx.db, logger: ctx.logger, now: ctx.now, gate: ctx.signUpGate, mailDomains: ctx.mailDomains, outboxSignal: ctx.outboxSignal }, { email, language, country, proofOfWork });
     },
   }),
 );

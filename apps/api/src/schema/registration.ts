@@ -203,7 +203,7 @@ builder.mutationField('activateAccount', (t) =>
     args: { activationId: t.arg.string({ required: true }) },
     resolve: async (_root, { activationId }, ctx) => {
       await enforceRateLimit(ctx.limiters.activateAccount, ctx.requestNetwork);
-      return activateAccount({ db: ctx.db, events: ctx.events, logger: ctx.logger, now: ctx.now }, activationId);
+      return activateAccount({ db: ctx.db, events: ctx.events, logger: ctx.logger, now: ctx.now, outboxSignal: ctx.outboxSignal }, activationId);
     },
   }),
 );

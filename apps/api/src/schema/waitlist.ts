@@ -1,5 +1,5 @@
 import { enforceRateLimit } from '../rate-limit.ts';
-import { describeLobbyToken, joinWaitlist } from '../services/join-waitlist.ts';
+import { describeLobbyToken, joinWaitlist, leaveWaitlist } from '../services/join-waitlist.ts';
 import type { JoinWaitlistResult, LobbyTokenDetails } from '../services/join-waitlist.ts';
 import { requestLobbyLink } from '../services/request-lobby-link.ts';
 import type { RequestLobbyLinkResult } from '../services/request-lobby-link.ts';
@@ -52,7 +52,33 @@ builder.mutationField('joinWaitlist', (t) =>
     args: { token: t.arg.string({ required: true }), language: t.arg.string({ required: false }) },
     resolve: async (_root, { token, language }, ctx) => {
       await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
-      return joinWaitlist({ db: ctx.db, secret: ctx.env.APP_SECRET, logger: ctx.logger, now: ctx.now }, { token, language });
+      return joinWaitlist({ db: ctx.db, secret: ctx.env.APP_SECRET, logger: ctx.logger, now: ctx.now, outboxSignal: ctx.outboxSignal }, { token, language });
+    },
+  }),
+);
+
+const LeaveWaitlistOutcomeEnum = builder.enumType('LeaveWaitlistOutcome', {
+  values: {
+    LEFT: { value: 'LEFT', description: "The reference's entry is off the waiting list." },
+    NOT_FOUND: { value: 'NOT_FOUND', description: 'No entry has this reference: unknown, malformed, or used already.' },
+  } as const,
+});
+
+const LeaveWaitlistPayloadRef = builder.objectRef<{ outcome: 'LEFT' | 'NOT_FOUND' }>('LeaveWaitlistPayload');
+LeaveWaitlistPayloadRef.implement({
+  fields: (t) => ({ outcome: t.field({ type: LeaveWaitlistOutcomeEnum, resolve: (r) => r.outcome }) }),
+});
+
+builder.mutationField('leaveWaitlist', (t) =>
+  t.field({
+    type: LeaveWaitlistPayloadRef,
+    description:
+      'Takes an address off the waiting list by the reference (?ref= of /waitlist/leave) its confirmation email carries; ' +
+      'the reference works once. Rate limited per client IP together with joinWaitlist (RATE_LIMITED).',
+    args: { reference: t.arg.string({ required: true }) },
+    resolve: async (_root, { reference }, ctx) => {
+      await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
+      return leaveWaitlist({ db: ctx.db, logger: ctx.logger }, reference);
     },
   }),
 );

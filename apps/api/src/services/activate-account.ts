@@ -3,7 +3,7 @@
  * In one transaction (locking the code's row, then the member's): the link is used, the
  * member active, the code's balance one lower (never below 0: a pending member's place was
  * held, so activation still succeeds when the balance is meanwhile 0), the member's other
- * links superseded and the welcome voucher created. Then ACTIVE is published for
+ * links superseded, the welcome voucher created and its email queued. Then ACTIVE is published for
  * Subscription.registrationStatus.
  */
 import { isLocale } from '@velvet/i18n/locales';
@@ -14,6 +14,7 @@ import type { Logger } from '../logger.ts';
 import { activatePendingMember } from '../domain/member-activation.ts';
 import type { IssuedWelcomeVoucher } from '../domain/member-activation.ts';
 import type { RegistrationEvents } from '../domain/registration-events.ts';
+import type { OutboxSignal } from '../mail/outbox-signal.ts';
 
 type ActivationOutcome = 'ACTIVATED' | 'ALREADY_ACTIVE' | 'NOT_FOUND' | 'FAILED';
 
@@ -29,6 +30,8 @@ export interface ActivationResult {
 export interface ActivateDeps {
   db: Db;
   events?: RegistrationEvents;
+  /** Wakes the outbox worker for the welcome email (ADR 058). */
+  outboxSignal?: OutboxSignal;
   logger?: Logger;
   now?: Date;
 }
@@ -102,6 +105,7 @@ export async function activateAccount(deps: ActivateDeps, activationId: string):
   });
 
   if (result.outcome === 'ACTIVATED' && result.memberId) {
+    deps.outboxSignal?.notify();
     deps.logger?.info({ memberId: result.memberId }, 'activation: member activated');
     await deps.events?.publish({ memberId: result.memberId, state: 'ACTIVE' }).catch((error: unknown) => {
       deps.logger?.warn({ err: error }, 'activation: could not publish the status change');

@@ -4,7 +4,8 @@
  * already belongs to a member, so the form tells nobody anything about other people;
  * only a malformed address is refused (validation.email / validation.emailTooLong), or one that
  * cannot receive mail (validation.disposableEmail / validation.emailDomain, ADR 042).
- * One application per address: a repeat changes nothing.
+ * One application per address: a repeat changes nothing. A new one queues the "we received
+ * your application" email (ADR 058), which goes to the address, never to whoever typed it.
  */
 import { randomUUID } from 'node:crypto';
 import { COUNTRIES } from '@velvet/i18n/locales';
@@ -16,6 +17,8 @@ import { checkMailAddress } from '../domain/mail-domains.ts';
 import type { MailDomainChecker } from '../domain/mail-domains.ts';
 import type { SignUpGate } from '../domain/sign-up-gate.ts';
 import type { FieldError } from './registration/outcomes.ts';
+import { enqueueEmail } from '../mail/outbox.ts';
+import type { OutboxSignal } from '../mail/outbox-signal.ts';
 
 export interface ApplyForMembershipResult {
   accepted: boolean;
@@ -30,6 +33,8 @@ export interface ApplyForMembershipDeps {
   gate?: SignUpGate;
   /** Asks DNS whether the address's domain receives mail (ADR 042). */
   mailDomains?: MailDomainChecker | null;
+  /** Wakes the outbox worker after a commit that queued an email. */
+  outboxSignal?: OutboxSignal;
 }
 
 /** A served country's ISO code, else null (a country is applied only if supported, spec §5). */
@@ -52,23 +57,33 @@ export async function applyForMembership(
   if (deps.gate && !(await deps.gate.admit('MEMBERSHIP_INTEREST', { email: parsed.data, proofOfWork: input.proofOfWork }))) {
     return { accepted: true, fieldErrors: [] };
   }
-  const at = (deps.now ?? new Date()).toISOString();
-  const inserted = await deps.db
-    .insertInto('membership_applications')
-    .values({
-      id: randomUUID(),
-      email: parsed.data,
-      language: languageOrDefault(input.language),
-      country: servedCountryOrNull(input.country),
-      consent_at: at,
-      created_at: at,
-      selected_at: null,
-      registration_code_id: null,
-      mail_domain_unverified: mailbox.unverified,
-    })
-    .onConflict((oc) => oc.column('email').doNothing())
-    .executeTakeFirst();
+  const now = deps.now ?? new Date();
+  const at = now.toISOString();
+  const language = languageOrDefault(input.language);
+  // The application and its "we received it" email in one transaction (ADR 006, 058): a repeat
+  // inserts nothing and so queues nothing — one confirmation per address.
+  const newApplication = await deps.db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('membership_applications')
+      .values({
+        id: randomUUID(),
+        email: parsed.data,
+        language,
+        country: servedCountryOrNull(input.country),
+        consent_at: at,
+        created_at: at,
+        selected_at: null,
+        registration_code_id: null,
+        mail_domain_unverified: mailbox.unverified,
+      })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+    await enqueueEmail(trx, { template: 'application-received', recipient: parsed.data, locale: language, payload: {} }, now);
+    return true;
+  });
+  if (newApplication) deps.outboxSignal?.notify();
   // Logged without the address; the client's answer does not depend on it.
-  deps.logger?.info({ newApplication: Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1 }, 'membership interest: application received');
+  deps.logger?.info({ newApplication }, 'membership interest: application received');
   return { accepted: true, fieldErrors: [] };
 }

@@ -2,7 +2,8 @@
  * Mutation.joinWaitlist (spec §2 lobby, §4): the lobby link carries a signed lobby token
  * naming the address (@velvet/tokens, docs/decisions/009), so joining needs no form. The
  * address is the token's; a bad token is refused before anything is written. Joining twice
- * is harmless: one entry per address, the first one's language and time are kept.
+ * is harmless: one entry per address, the first one's language and time are kept. Joining
+ * queues the "you are on the waiting list" email with its leave link (ADR 058).
  */
 import { randomUUID } from 'node:crypto';
 import { isLocale } from '@velvet/i18n/locales';
@@ -12,6 +13,9 @@ import type { Db } from '../db/connect.ts';
 import type { Logger } from '../logger.ts';
 import type { TokenErrorCode } from '@velvet/validation/user-errors';
 import { tokenErrorCode } from '../domain/token-errors.ts';
+import { REFERENCE_PATTERN, hashToken, randomReference } from '../lib/tokens.ts';
+import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
+import type { OutboxSignal } from '../mail/outbox-signal.ts';
 
 type JoinWaitlistOutcome = 'JOINED' | 'ALREADY_ON_LIST';
 
@@ -28,6 +32,8 @@ export interface JoinWaitlistDeps {
   secret: string;
   logger?: Logger;
   now?: Date;
+  /** Wakes the outbox worker after a commit that queued an email. */
+  outboxSignal?: OutboxSignal;
 }
 
 /** One of the seven languages, else English (the lobby may be opened without a prefix). */
@@ -48,23 +54,50 @@ export async function joinWaitlist(
   }
   const { email } = verified.claims;
   const at = now.toISOString();
-  // Joining is the consent the lobby's text asks for: consent_at is the same moment.
-  const inserted = await deps.db
-    .insertInto('waitlist_entries')
-    .values({
-      id: randomUUID(),
-      email,
-      language: languageOrDefault(input.language),
-      joined_at: at,
-      consent_at: at,
-      invited_at: null,
-      registration_code_id: null,
-    })
-    .onConflict((oc) => oc.column('email').doNothing())
-    .executeTakeFirst();
-  const joined = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+  const language = languageOrDefault(input.language);
+  // The entry and its confirmation email in one transaction (the outbox, ADR 006): a repeat
+  // inserts nothing and so queues nothing — one confirmation per address.
+  const joined = await deps.db.transaction().execute(async (trx) => {
+    const leaveReference = randomReference();
+    // Joining is the consent the lobby's text asks for: consent_at is the same moment.
+    const inserted = await trx
+      .insertInto('waitlist_entries')
+      .values({
+        id: randomUUID(),
+        email,
+        language,
+        joined_at: at,
+        consent_at: at,
+        invited_at: null,
+        registration_code_id: null,
+        leave_hash: hashToken(leaveReference),
+      })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+    const sealedLeaveReference = sealForOutbox(leaveReference, deps.secret);
+    await enqueueEmail(trx, { template: 'waitlist-joined', recipient: email, locale: language, payload: { sealedLeaveReference } }, now);
+    return true;
+  });
+  if (joined) deps.outboxSignal?.notify();
   deps.logger?.info({ joined }, joined ? 'waitlist: joined' : 'waitlist: already on the list');
   return { outcome: joined ? 'JOINED' : 'ALREADY_ON_LIST', email, tokenError: null };
+}
+
+type LeaveWaitlistOutcome = 'LEFT' | 'NOT_FOUND';
+
+/**
+ * Mutation.leaveWaitlist (ADR 058): the "leave the list" link of the confirmation email. Its
+ * reference is looked up by hash and the entry deleted, so the link works once; an unknown,
+ * malformed or used reference is NOT_FOUND. Nothing is said about whose entry it was.
+ */
+export async function leaveWaitlist(deps: { db: Db; logger?: Logger }, reference: string): Promise<{ outcome: LeaveWaitlistOutcome }> {
+  const ref = reference.trim();
+  if (!REFERENCE_PATTERN.test(ref)) return { outcome: 'NOT_FOUND' };
+  const deleted = await deps.db.deleteFrom('waitlist_entries').where('leave_hash', '=', hashToken(ref)).executeTakeFirst();
+  const left = Number(deleted.numDeletedRows) === 1;
+  deps.logger?.info({ left }, left ? 'waitlist: left the list' : 'waitlist: leave link unknown');
+  return { outcome: left ? 'LEFT' : 'NOT_FOUND' };
 }
 
 export interface LobbyTokenDetails {

@@ -2,10 +2,23 @@ import { useState } from 'react';
 import { useT } from '../lib/page/use-root.ts';
 
 /**
- * The admin pages' copy-to-clipboard button and its live status line ("Copied" / "Could not
- * copy"). A new `key` from the page clears the status (a new submission).
+ * A copy-to-clipboard button and its live status line ("Copied" / "Could not copy"): the admin
+ * pages', and the welcome voucher's (with its own wording). A native button, so Enter and Space
+ * copy too. A new `key` from the page clears the status (a new submission).
  */
-export function CopyButton({ value, label = 'admin.linkGenerator.copy', className = 'btn-inverse' }: { value: string; label?: string; className?: string }) {
+export function CopyButton({
+  value,
+  label = 'admin.linkGenerator.copy',
+  copied = 'admin.linkGenerator.copied',
+  failed = 'admin.linkGenerator.copyFailed',
+  className = 'btn-inverse',
+}: {
+  value: string;
+  label?: string;
+  copied?: string;
+  failed?: string;
+  className?: string;
+}) {
   const t = useT();
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   return (
@@ -20,7 +33,7 @@ export function CopyButton({ value, label = 'admin.linkGenerator.copy', classNam
         {t(label)}
       </button>
       <p role="status" className="mt-3 min-h-5 text-sm">
-        {copy === 'copied' ? t('admin.linkGenerator.copied') : copy === 'failed' ? t('admin.linkGenerator.copyFailed') : ''}
+        {copy === 'copied' ? t(copied) : copy === 'failed' ? t(failed) : ''}
       </p>
     </>
   );

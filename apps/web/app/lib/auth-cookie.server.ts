@@ -48,3 +48,13 @@ export async function socketToken(request: Request, context: Readonly<RouterCont
   const customerId = await cookieCustomer(request, appSecret);
   return customerId ? signMemberToken({ customerId }, appSecret, SOCKET_TOKEN_TTL_SECONDS) : null;
 }
+
+/**
+ * A short-lived member token for the member this browser registered (its signed flow cookie's
+ * memberId), once the account is active: the verify-email page asks the API for the welcome
+ * voucher with it, when the link was opened on another device (ADR 058). It is sent to the API
+ * only, never set as the visitor's cookie: the page shows the voucher, it does not sign anyone in.
+ */
+export function registrantToken(memberId: string, context: Readonly<RouterContextProvider>): Promise<string> {
+  return signMemberToken({ customerId: memberId }, context.get(requestInfoContext).appSecret, SOCKET_TOKEN_TTL_SECONDS);
+}

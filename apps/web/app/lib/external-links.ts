@@ -1,12 +1,10 @@
-/** Where the footer's company and legal links lead: the shop's own pages. */
-export const SHOP_ORIGIN = 'https://www.velvetrope.example';
+import { SHOP_LINKS, SHOP_ORIGIN } from '@velvet/validation/shop';
 
+/** Where the footer's company and legal links lead: the shop's own pages (the emails link to the same, @velvet/validation/shop). */
 export const EXTERNAL_LINKS = {
-  login: `${SHOP_ORIGIN}/login`,
+  ...SHOP_LINKS,
   jobs: `${SHOP_ORIGIN}/jobs`,
-  privacy: `${SHOP_ORIGIN}/privacy`,
   terms: `${SHOP_ORIGIN}/terms`,
-  imprint: `${SHOP_ORIGIN}/imprint`,
   sustainability: `${SHOP_ORIGIN}/sustainability`,
   customerService: `${SHOP_ORIGIN}/help`,
 } as const;

@@ -12,10 +12,11 @@ import { isRegistrationFlow } from '@velvet/validation/registration';
 import { shopLink } from '../lib/landing/landing-variants.ts';
 import { watchRegistrationStatus } from '../lib/api/live-status.ts';
 import { pageMeta } from '../lib/page/meta.ts';
-import { getRegistrationStatus, type RegistrationStatus } from '../lib/api/operations.ts';
+import { getRegistrationStatus, getViewerWelcomeVoucher, type RegistrationStatus, type WelcomeVoucher } from '../lib/api/operations.ts';
 import { whenRuntimeConfig } from '../lib/page/runtime-config.ts';
 import { requireOutcome } from '../lib/registration/registration.server.ts';
-import { socketToken } from '../lib/auth-cookie.server.ts';
+import { registrantToken, socketToken } from '../lib/auth-cookie.server.ts';
+import { VoucherCard } from '../components/welcome.tsx';
 import { useTrackStep } from '../lib/analytics/use-track.ts';
 import { useLocalPath, useT } from '../lib/page/use-root.ts';
 import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
@@ -30,15 +31,22 @@ export async function loader(args: Route.LoaderArgs) {
   if (flow.registrationOutcome === 'PENDING_REVIEW') return { review: true as const, email: flow.registrationEmail ?? null };
   const memberId = flow.memberId ?? null;
   let state: RegistrationStatus['state'] = 'PENDING';
+  let voucher: WelcomeVoucher | null = null;
   if (memberId) {
     const result = await callApi(getRegistrationStatus, { memberId }, { request, context });
     if (result.ok && result.data.registrationStatus?.state === 'ACTIVE') state = 'ACTIVE';
+  }
+  // Activated, here or on another device: the welcome voucher, as the welcome page and email show it (issue 22 row 8).
+  if (memberId && state === 'ACTIVE') {
+    const result = await callApi(getViewerWelcomeVoucher, {}, { request, context, token: await registrantToken(memberId, context) });
+    if (result.ok) voucher = result.data.viewer?.welcomeVoucher ?? null;
   }
   return {
     review: false as const,
     email: flow.registrationEmail ?? null,
     memberId,
     state,
+    voucher,
     flow: isRegistrationFlow(flow.registrationFlow) ? flow.registrationFlow : 'default',
     // "Send it again" (issue 20 §1): only with a whole registration kept to send; its proof of work is for this invitation.
     resend: canSendAgain(flow) ? { registrationCode: flow.registrationCode, validityTimestamp: flow.validityTimestamp ?? null } : null,
@@ -128,6 +136,11 @@ function AwaitingActivation({ loaderData }: { loaderData: Extract<LoaderData, { 
     );
   }, [memberId, state]);
 
+  // The socket said ACTIVE: load the page once more, for the voucher.
+  useEffect(() => {
+    if (liveState === 'ACTIVE' && loaderData.state !== 'ACTIVE') void revalidate();
+  }, [liveState, loaderData.state, revalidate]);
+
   useEffect(() => {
     if (live || !memberId || state === 'ACTIVE') return;
     const timer = setInterval(() => void revalidate(), POLL_MS);
@@ -140,6 +153,7 @@ function AwaitingActivation({ loaderData }: { loaderData: Extract<LoaderData, { 
         title={t('formFinished.activated')}
         actions={webView.active ? [] : [{ label: t('activation.shopNow'), to: shopLink(loaderData.sourcePath), external: true }]}
       >
+        {loaderData.voucher && <VoucherCard voucher={loaderData.voucher} />}
         <BackToApp />
       </MessageScreen>
     );

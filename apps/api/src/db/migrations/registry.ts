@@ -16,6 +16,7 @@ import { secondFactorAttemptsMigration } from './0014-second-factor-attempts.ts'
 import { auditLogPseudonymsMigration } from './0015-audit-log-pseudonyms.ts';
 import { outboxInviterNameMigration } from './0016-outbox-inviter-name.ts';
 import { codeSignalNetworksMigration } from './0017-code-signal-networks.ts';
+import { waitlistLeaveReferenceMigration } from './0018-waitlist-leave-reference.ts';
 
 /**
  * Every migration, by name, in order. A static object rather than a folder scan:
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0015-audit-log-pseudonyms': auditLogPseudonymsMigration({}),
   '0016-outbox-inviter-name': outboxInviterNameMigration,
   '0017-code-signal-networks': codeSignalNetworksMigration,
+  '0018-waitlist-leave-reference': waitlistLeaveReferenceMigration,
 };
 
 /** What a migration may need besides the database (migrate.ts hands it over). */

@@ -1,7 +1,7 @@
 /**
  * The frame every email of the club shares: black and white like the site, serif heading,
  * generous spacing, one black button, the link printed for clients that block buttons,
- * small print, and the footer. Each email supplies its texts; the plain-text part is
+ * small print, and the footer with the company's imprint. Each email supplies its texts; the plain-text part is
  * written from the same texts (not scraped from the HTML).
  */
 import { Body } from '@react-email/body';
@@ -16,7 +16,10 @@ import { Preview } from '@react-email/preview';
 import { render } from '@react-email/render';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
+import { Fragment } from 'react';
 import type { Locale } from '@velvet/i18n/locales';
+import { COMPANY, SHOP_LINKS } from '@velvet/validation/shop';
+import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { styles } from './brand.ts';
 
@@ -28,22 +31,70 @@ export interface EmailTexts {
   intro: string;
   /** A line set off before the button (the invitation's code). */
   highlight?: string;
-  button: string;
-  linkHint: string;
+  /** A gift set off in a frame before the button (the welcome voucher). */
+  voucher?: EmailVoucher;
+  /** The button's label; an email that asks for nothing has none. */
+  button?: string;
+  /** The line before the printed link, for clients that block buttons; without it no link is printed. */
+  linkHint?: string;
   /** Small print after the link, in order. */
   notes: string[];
+  /** A quieter way out after the small print (leave the waiting list): a sentence, then a short link. */
+  aside?: { text: string; label: string; url: string };
   tagline: string;
   reason: string;
+}
+
+/** The welcome voucher as the email frames it: what it is worth, on what terms, and its code. */
+export interface EmailVoucher {
+  title: string;
+  value: string;
+  conditions: string[];
+  codeLabel: string;
+  code: string;
 }
 
 export interface EmailFrameProps {
   locale: Locale;
   texts: EmailTexts;
-  /** Where the button leads. */
-  actionUrl: string;
+  /** Where the button leads (with `texts.button`). */
+  actionUrl?: string;
+}
+
+/**
+ * The company's imprint (issue 22 row 19): name, address, register and management, as German
+ * readers expect at the foot of every email, and the link to the full imprint. One owner for
+ * the data (@velvet/validation/shop); the country is named in the reader's language.
+ */
+function imprintLines(locale: Locale): string[] {
+  const t = emailTranslator(locale);
+  const country = new Intl.DisplayNames([locale], { type: 'region' }).of(COMPANY.country) ?? COMPANY.country;
+  return [
+    [COMPANY.name, COMPANY.street, `${COMPANY.postalCode}\u00a0${COMPANY.city}`, country].join(' · '),
+    t('email.footer.register', { register: COMPANY.register, directors: COMPANY.managingDirectors }),
+    t('email.footer.contact', { email: COMPANY.email }),
+  ];
+}
+
+function VoucherFrame({ voucher }: { voucher: EmailVoucher }) {
+  return (
+    <Section style={styles.voucher}>
+      <Text style={styles.eyebrow}>{voucher.title}</Text>
+      <Text style={styles.voucherValue}>{voucher.value}</Text>
+      {voucher.conditions.map((condition) => (
+        <Text key={condition} style={styles.voucherCondition}>
+          {condition}
+        </Text>
+      ))}
+      <Hr style={styles.voucherRule} />
+      <Text style={styles.eyebrow}>{voucher.codeLabel}</Text>
+      <Text style={styles.voucherCode}>{voucher.code}</Text>
+    </Section>
+  );
 }
 
 function EmailFrame({ locale, texts, actionUrl }: EmailFrameProps) {
+  const t = emailTranslator(locale);
   return (
     <Html lang={locale} dir="ltr">
       <Head>
@@ -59,25 +110,55 @@ function EmailFrame({ locale, texts, actionUrl }: EmailFrameProps) {
           </Heading>
           <Text style={styles.text}>{texts.intro}</Text>
           {texts.highlight && <Text style={styles.code}>{texts.highlight}</Text>}
-          <Section style={styles.buttonSection}>
-            <Button href={actionUrl} style={styles.button}>
-              {texts.button}
-            </Button>
-          </Section>
-          <Text style={styles.small}>{texts.linkHint}</Text>
-          <Text style={styles.small}>
-            <Link href={actionUrl} style={styles.link}>
-              {actionUrl}
-            </Link>
-          </Text>
+          {texts.voucher && <VoucherFrame voucher={texts.voucher} />}
+          {texts.button && actionUrl && (
+            <Section style={styles.buttonSection}>
+              <Button href={actionUrl} style={styles.button}>
+                {texts.button}
+              </Button>
+            </Section>
+          )}
+          {texts.linkHint && actionUrl && (
+            <>
+              <Text style={styles.small}>{texts.linkHint}</Text>
+              <Text style={styles.small}>
+                <Link href={actionUrl} style={styles.link}>
+                  {actionUrl}
+                </Link>
+              </Text>
+            </>
+          )}
           {texts.notes.map((note) => (
             <Text key={note} style={styles.small}>
               {note}
             </Text>
           ))}
+          {texts.aside && (
+            <Text style={styles.small}>
+              {texts.aside.text}{' '}
+              <Link href={texts.aside.url} style={styles.textLink}>
+                {texts.aside.label}
+              </Link>
+            </Text>
+          )}
           <Hr style={styles.rule} />
           <Text style={styles.footer}>{texts.tagline}</Text>
           <Text style={styles.footer}>{texts.reason}</Text>
+          <Text style={styles.imprint}>
+            {imprintLines(locale).map((line) => (
+              <Fragment key={line}>
+                {line}
+                <br />
+              </Fragment>
+            ))}
+            <Link href={SHOP_LINKS.imprint} style={styles.footerLink}>
+              {t('footer.imprint')}
+            </Link>
+            {' · '}
+            <Link href={SHOP_LINKS.privacy} style={styles.footerLink}>
+              {t('footer.privacy')}
+            </Link>
+          </Text>
         </Container>
       </Body>
     </Html>
@@ -90,18 +171,26 @@ function EmailFrame({ locale, texts, actionUrl }: EmailFrameProps) {
  */
 const labelColon = (locale: Locale) => (locale === 'fr' ? '\u00a0:' : ':');
 
+/** The voucher in the plain-text part: the same lines as the frame, the code on its own line. */
+const voucherText = (voucher: EmailVoucher, locale: Locale) =>
+  [voucher.title, voucher.value, ...voucher.conditions, `${voucher.codeLabel}${labelColon(locale)}\n${voucher.code}`].join('\n');
+
 /** Subject, HTML and the plain-text part of an email in the club's frame. */
 export async function renderEmail(props: EmailFrameProps): Promise<RenderedEmail> {
   const { texts, actionUrl, locale } = props;
+  const t = emailTranslator(locale);
   const html = await render(<EmailFrame {...props} />);
   const text = [
     texts.greeting,
     texts.intro,
     ...(texts.highlight ? [texts.highlight] : []),
-    `${texts.button}${labelColon(locale)}\n${actionUrl}`,
+    ...(texts.voucher ? [voucherText(texts.voucher, locale)] : []),
+    ...(texts.button && actionUrl ? [`${texts.button}${labelColon(locale)}\n${actionUrl}`] : []),
     ...texts.notes,
+    ...(texts.aside ? [`${texts.aside.text}\n${texts.aside.url}`] : []),
     '--',
     `${texts.tagline}\n${texts.reason}`,
+    [...imprintLines(locale), `${t('footer.imprint')}${labelColon(locale)} ${SHOP_LINKS.imprint}`].join('\n'),
   ].join('\n\n');
   return { subject: texts.subject, html, text: `${text}\n` };
 }

@@ -131,6 +131,8 @@ export const answer = (outcome: RegistrationRunOutcome, memberId: string | null)
 
 /** ACTIVE on the status channel; a failure to publish is logged, never the registration's. */
 export async function publishActive(deps: RegisterDeps, memberId: string) {
+  // Activation queued the welcome email (ADR 058).
+  deps.outboxSignal?.notify();
   await deps.events?.publish({ memberId, state: 'ACTIVE' }).catch((error: unknown) => {
     deps.logger?.warn({ err: error }, 'registration: could not publish the status change');
   });

@@ -171,6 +171,22 @@ export const joinWaitlist = operation(
 }`),
 );
 
+/** The confirmation email's "leave the waiting list" link (ADR 058). */
+export const leaveWaitlist = operation(
+  'leaveWaitlist',
+  graphql(`mutation leaveWaitlist($reference: String!) {
+  leaveWaitlist(reference: $reference) { outcome }
+}`),
+);
+
+/** The welcome voucher of the member a Bearer token names: for the verify-email page once the account is active (ADR 058). */
+export const getViewerWelcomeVoucher = operation(
+  'viewerWelcomeVoucher',
+  graphql(`query viewerWelcomeVoucher {
+  viewer { welcomeVoucher { percent minimumOrderValue currency validUntil code } }
+}`),
+);
+
 export const requestLobbyLink = operation(
   'requestLobbyLink',
   graphql(`mutation requestLobbyLink($email: String!, $language: String, $proofOfWork: String) {

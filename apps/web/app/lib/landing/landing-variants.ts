@@ -4,7 +4,8 @@
  * @velvet/validation/customization (`customizationTexts`, `voucherFor`).
  */
 import type { RegistrationFlow } from '@velvet/validation/registration';
-import { EXTERNAL_LINKS, SHOP_ORIGIN } from '../external-links.ts';
+import { SHOP_ORIGIN } from '@velvet/validation/shop';
+import { EXTERNAL_LINKS } from '../external-links.ts';
 
 export type LandingLayout = 'right-double-column' | 'center-single-column' | 'only-mobile';
 

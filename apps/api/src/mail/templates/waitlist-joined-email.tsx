@@ -1,0 +1,27 @@
+/**
+ * "You are on the waiting list" (issue 22 §2, ADR 058): sent when an address joins the list,
+ * with the way to leave it — a short link whose random reference removes the entry. In the
+ * language the lobby was opened in, in the club's frame (./layout.tsx).
+ */
+import type { Locale } from '@velvet/i18n/locales';
+import { emailTranslator } from '../intl.ts';
+import type { RenderedEmail } from '../intl.ts';
+import { renderEmail } from './layout.tsx';
+
+export function renderWaitlistJoinedEmail({ locale, leaveUrl }: { locale: Locale; leaveUrl: string }): Promise<RenderedEmail> {
+  const t = emailTranslator(locale);
+  return renderEmail({
+    locale,
+    texts: {
+      subject: t('email.waitlistJoined.subject'),
+      preview: t('email.waitlistJoined.preview'),
+      brand: t('brand.name'),
+      greeting: t('email.invitation.greeting'),
+      intro: t('email.waitlistJoined.intro'),
+      notes: [t('email.waitlistJoined.next')],
+      aside: { text: t('email.waitlistJoined.leaveText'), label: t('email.waitlistJoined.leaveLink'), url: leaveUrl },
+      tagline: t('email.footer.tagline'),
+      reason: t('email.invitation.reasonWaitlist'),
+    },
+  });
+}
