@@ -18,7 +18,7 @@ export default function Stores() {
   const t = useT();
   return (
     <article>
-      <PageIntro eyebrow={t('brand.name')} title={t('stores.title')} lead={t('stores.lead')} />
+      <PageIntro title={t('stores.title')} lead={t('stores.lead')} />
       <ul className="mt-14 grid gap-px border border-line bg-line sm:grid-cols-3">
         {STORES.map((store) => (
           <li key={store} className="bg-paper p-8">
