@@ -14,7 +14,7 @@ import {
 } from 'react-router';
 import { RawIntlProvider } from 'react-intl';
 import jostUrl from '@fontsource-variable/jost/files/jost-latin-wght-normal.woff2?url';
-import cormorantUrl from '@fontsource-variable/cormorant-garamond/files/cormorant-garamond-latin-wght-normal.woff2?url';
+import displayFontUrl from '@fontsource-variable/playfair-display/files/playfair-display-latin-wght-normal.woff2?url';
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import { expandAcqParams } from './lib/acq-params.ts';
@@ -132,7 +132,7 @@ export const meta: Route.MetaFunction = (args) => (args.error ? pageMeta(args, {
 
 export const links: Route.LinksFunction = () => [
   { rel: 'preload', href: jostUrl, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
-  { rel: 'preload', href: cormorantUrl, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+  { rel: 'preload', href: displayFontUrl, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
   // A stylesheet with a precedence is one of React's resources: it goes into <head> before every
   // preload React hoists (the modulepreloads of <Scripts>), so the first paint never waits behind the JavaScript.
   { rel: 'stylesheet', href: stylesheet, precedence: 'default' },

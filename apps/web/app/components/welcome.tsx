@@ -40,7 +40,6 @@ export function Welcome({
   }, [memberId, welcomeLanded]);
   return (
     <MessageScreen
-      eyebrow={t('brand.name')}
       title={firstName ? t('activation.welcomeTitle', { firstName }) : t('activation.welcomeTitleAnonymous')}
       text={t('activation.welcomeText')}
       actions={[{ label: t('activation.shopNow'), to: shopLink(sourcePath), external: true }]}

@@ -12,7 +12,7 @@ export default function AboutUs() {
   const path = useLocalPath();
   return (
     <article>
-      <PageIntro eyebrow={t('brand.name')} title={t('about.title')} lead={t('about.lead')} />
+      <PageIntro title={t('about.title')} lead={t('about.lead')} />
       <div className="mt-10 space-y-6 text-lg leading-relaxed">
         <p>{t('about.p1')}</p>
         <p>{t('about.p2')}</p>

@@ -86,7 +86,7 @@ export default function AdminAdmins({ loaderData, actionData }: Route.ComponentP
   return (
     <div>
       <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
-      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.admins.title')} />
+      <PageIntro inverse title={t('admin.admins.title')} />
       {notice && <p role="alert" className="mt-8 border-l-2 border-paper pl-4">{t(notice.id, notice.values)}</p>}
       {loaderData.admins && (
         <>

@@ -50,7 +50,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   return (
     <div>
       <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
-      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.audit.title')} />
+      <PageIntro inverse title={t('admin.audit.title')} />
       <p className="mt-4 max-w-2xl text-paper/80">{t('admin.audit.text')}</p>
       {!loaderData.allowed && <p role="alert" className="mt-8 border-l-2 border-paper pl-4">{t('admin.forbidden')}</p>}
       {loaderData.allowed && (

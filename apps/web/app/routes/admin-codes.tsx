@@ -78,7 +78,7 @@ export default function AdminCodes({ loaderData, actionData }: Route.ComponentPr
   return (
     <div>
       <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
-      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.codes.title')} />
+      <PageIntro inverse title={t('admin.codes.title')} />
       <p className="mt-4 max-w-2xl text-paper/80">{t('admin.codes.text')}</p>
       <Form method="get" className="mt-10 grid gap-6 bg-paper p-8 text-ink sm:grid-cols-2" aria-label={t('admin.codes.filter.title')}>
         <div>

@@ -76,7 +76,7 @@ export default function AdminFeatures({ loaderData, actionData }: Route.Componen
   return (
     <div>
       <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
-      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.features.title')} />
+      <PageIntro inverse title={t('admin.features.title')} />
       <p className="mt-4 max-w-2xl text-paper/80">{t('admin.features.text')}</p>
       {!canChange && <p className="mt-4 max-w-2xl text-paper/80">{t('admin.features.readOnly')}</p>}
       {notice && <p role="alert" className="mt-10 border-l-2 border-paper pl-4">{t(notice.id, notice.values)}</p>}

@@ -119,7 +119,7 @@ function PasswordStep({ actionData, t, passwordChanged }: { actionData: ActionDa
   const passwordProps = getInputProps(fields.password, { type: 'password' });
   return (
     <div>
-      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.login.title')} />
+      <PageIntro inverse title={t('admin.login.title')} />
       <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink">
         <Alert errors={form.errors} notice={actionData?.notice} />
         {passwordChanged && <p role="status" className="border-l-2 border-ink pl-4 text-sm">{t('admin.login.passwordChanged')}</p>}
@@ -147,7 +147,7 @@ function SecondFactorStep({ challenge, actionData }: { challenge: string; action
   const codeProps = getInputProps(fields.code, { type: 'text' });
   return (
     <div>
-      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.secondFactor.title')} />
+      <PageIntro inverse title={t('admin.secondFactor.title')} />
       <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink">
         <Alert errors={form.errors} notice={actionData?.notice} />
         <input type="hidden" name="intent" value="second-factor" />

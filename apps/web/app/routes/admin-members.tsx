@@ -72,7 +72,7 @@ export default function AdminMembers({ loaderData, actionData }: Route.Component
   return (
     <div>
       <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
-      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.members.title')} />
+      <PageIntro inverse title={t('admin.members.title')} />
       {loaderData.allowed ? (
         <>
           <p className="mt-4 max-w-2xl text-paper/80">{t('admin.members.text')}</p>

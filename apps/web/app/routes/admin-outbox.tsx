@@ -69,7 +69,7 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
   return (
     <div>
       <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
-      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.outbox.title')} />
+      <PageIntro inverse title={t('admin.outbox.title')} />
       <p className="mt-4 max-w-2xl text-paper/80">{t('admin.outbox.text')}</p>
       <Form method="get" className="mt-10 flex flex-wrap items-end gap-6 bg-paper p-8 text-ink">
         <div>

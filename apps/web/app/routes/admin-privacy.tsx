@@ -86,7 +86,7 @@ export default function AdminPrivacy({ loaderData, actionData }: Route.Component
   return (
     <div>
       <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
-      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.privacy.title')} />
+      <PageIntro inverse title={t('admin.privacy.title')} />
       {loaderData.allowed ? (
         <>
           <p className="mt-4 max-w-2xl text-paper/80">{t('admin.privacy.text')}</p>

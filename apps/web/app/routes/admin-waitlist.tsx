@@ -115,7 +115,7 @@ export default function AdminWaitlist({ loaderData, actionData }: Route.Componen
   return (
     <div>
       <AdminBar email={loaderData.email} permissions={loaderData.permissions} />
-      <PageIntro inverse eyebrow={t('brand.name')} title={t('admin.waitlist.title')} />
+      <PageIntro inverse title={t('admin.waitlist.title')} />
       <p className="mt-4 max-w-2xl text-paper/80">{t('admin.waitlist.text')}</p>
       <nav aria-label={t('admin.waitlist.lists')} className="mt-8">
         <ul className="flex gap-6 border-b border-paper/20">

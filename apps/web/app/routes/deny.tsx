@@ -100,7 +100,6 @@ export default function Deny({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <MessageScreen
       inverse
-      eyebrow={t('brand.name')}
       title={t('deny.title')}
       text={t(message.id, message.values)}
       actions={[{ label: t('deny.applyCta'), to: path('/membership-interest/apply') }]}

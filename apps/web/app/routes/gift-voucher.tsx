@@ -11,7 +11,6 @@ export default function GiftVoucher() {
   const path = useLocalPath();
   return (
     <MessageScreen
-      eyebrow={t('brand.name')}
       title={t('giftVoucher.title')}
       text={t('giftVoucher.text')}
       actions={[

@@ -44,7 +44,7 @@ export default function Stores({ loaderData }: Route.ComponentProps) {
   const t = useT();
   return (
     <article>
-      <PageIntro eyebrow={t('brand.name')} title={t('stores.title')} lead={t('stores.lead')} />
+      <PageIntro title={t('stores.title')} lead={t('stores.lead')} />
       <ul className="mt-14 grid gap-px border border-line bg-line sm:grid-cols-3">
         {loaderData.stores.map((store) => {
           const name = t(`stores.${store.id}.name`);

@@ -4,7 +4,7 @@
  */
 import type { CSSProperties } from 'react';
 
-const SERIF = "'Cormorant Garamond', Georgia, 'Times New Roman', serif";
+const SERIF = "'Playfair Display', Georgia, 'Times New Roman', serif";
 const SANS = "'Jost', 'Helvetica Neue', Helvetica, Arial, sans-serif";
 
 export const styles = {
