@@ -35,6 +35,7 @@ const TITLES: Record<(typeof SCREENS)[number]['name'], string> = {
   'email-active-complete': 'meta.emailActiveComplete.title',
   'email-pending-complete': 'meta.emailPendingComplete.title',
   'social-registration-second-step': 'meta.socialSecondStep.title',
+  'waitlist-leave': 'meta.waitlistLeave.title',
   landing: 'meta.landing.title',
 };
 

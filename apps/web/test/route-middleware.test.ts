@@ -63,7 +63,7 @@ describe('a route middleware that fails', () => {
     expect(text).not.toContain(de['error.internal']);
     // The site's own header, with the way home, as on every page of this layout.
     // (The pages write the brand name with a no-break space: use-root.ts, issue 22 row 7.)
-    expect(text).toContain(`aria-label="${de['nav.home'].replace('Velvet Rope', 'Velvet\u00a0Rope')}"`);
+    expect(text).toContain(`aria-label="${de['nav.home']!.replace('Velvet Rope', 'Velvet\u00a0Rope')}"`);
     // In English, spec §2's own words for it: "Page Not Found".
     const english = await page('/registration/activateaccount?activationId=abcdefghijklmnopqrstuvwxyz');
     expect(english.status).toBe(404);

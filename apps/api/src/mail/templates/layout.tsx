@@ -46,7 +46,7 @@ export interface EmailTexts {
 }
 
 /** The welcome voucher as the email frames it: what it is worth, on what terms, and its code. */
-export interface EmailVoucher {
+interface EmailVoucher {
   title: string;
   value: string;
   conditions: string[];

@@ -11,7 +11,7 @@ import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
 import type { EmailTexts } from './layout.tsx';
 
-export interface WelcomeVoucherTerms {
+interface WelcomeVoucherTerms {
   code: string;
   percent: number;
   /** Whole units of `currency`, or null for none. */
