@@ -78,14 +78,14 @@ export function SignupOptions({
       {social && !socialFirst && socialLink('btn-outline w-full')}
       {soon.length > 0 && (
         <div role="group" aria-labelledby={COMING_SOON_ID} className="pt-2 text-center" data-testid="signup-coming-soon">
-          <ul className="flex flex-wrap justify-center gap-2">
+          <ul className="flex flex-wrap justify-center gap-1.5">
             {soon.map((provider) => (
               <li key={provider}>
                 <button
                   type="button"
                   aria-disabled="true"
                   aria-describedby={COMING_SOON_ID}
-                  className="min-h-6 cursor-not-allowed border border-dashed border-line px-3 py-1 text-xs text-stone"
+                  className="min-h-6 cursor-not-allowed border border-dashed border-line px-2 py-1 text-xs text-stone"
                   onClick={() => setAsked((count) => count + 1)}
                 >
                   {BRAND_NAMES[provider] ?? t(`signup.soon.${provider}`)}
