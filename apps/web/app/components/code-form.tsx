@@ -1,8 +1,9 @@
-import { useRef, useState } from 'react';
-import { Form } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Form, Link } from 'react-router';
 import { useSubmitting } from '../lib/forms/forms.ts';
 import { FormGuard } from './form-guard.tsx';
-import { useT } from '../lib/page/use-root.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
+import { WAITLIST_FIELD } from './landing-sections.tsx';
 
 export interface Notice {
   id: string;
@@ -15,7 +16,7 @@ export interface CodeResult {
   value: string;
 }
 
-const FIELD_ID = 'code-form-code';
+export const FIELD_ID = 'code-form-code';
 const ERROR_ID = `${FIELD_ID}-error`;
 
 /**
@@ -25,12 +26,18 @@ const ERROR_ID = `${FIELD_ID}-error`;
  */
 export function CodeForm({
   result,
+  defaultCode,
   notice,
+  refused = false,
   onFirstInput,
   onSubmit,
 }: {
   result?: CodeResult | undefined;
+  /** The code of the link the visitor arrived with, kept in the field when it cannot be used. */
+  defaultCode?: string | undefined;
   notice?: Notice | undefined;
+  /** The notice refuses the code: the ways on are offered with it. */
+  refused?: boolean | undefined;
   onFirstInput?: () => void;
   onSubmit?: () => void;
 }) {
@@ -52,7 +59,7 @@ export function CodeForm({
           id={FIELD_ID}
           name="code"
           type="text"
-          defaultValue={result?.value}
+          defaultValue={result?.value ?? defaultCode}
           className="field-input mt-2 uppercase tracking-[0.2em]"
           autoComplete="off"
           autoCapitalize="characters"
@@ -70,14 +77,69 @@ export function CodeForm({
           {errors[0] ? <p>{t(errors[0])}</p> : null}
         </div>
       </div>
-      {notice && (
-        <p role="alert" className="border-l-2 border-alert pl-4 text-sm text-ink">
-          {t(notice.id, notice.values)}
-        </p>
-      )}
+      {notice && <CodeRefusal notice={notice} refused={refused} />}
       <button type="submit" className="btn-primary w-full" disabled={busy} aria-disabled={busy}>
         {t('landing.code.submit')}
       </button>
     </Form>
+  );
+}
+
+/** Moves the focus to a form's field (the ways on are in-page links; without a script they only scroll). */
+function focusField(event: React.MouseEvent<HTMLAnchorElement>, id: string) {
+  const field = document.getElementById(id);
+  if (!field) return;
+  event.preventDefault();
+  field.focus();
+}
+
+/**
+ * Why a code cannot be used, said where the visitor looks and read out at once: the message
+ * takes the focus when it appears (a link's refusal on arrival, unless something else — the
+ * consent banner — already holds it; a typed code's when the answer comes), and with a refusal
+ * come the ways on: another code, the waiting list, an application (UX review of 27 Nov, row 2).
+ */
+export function CodeRefusal({
+  notice,
+  refused,
+  onArrival = false,
+  className = '',
+}: {
+  notice: Notice;
+  refused: boolean;
+  /** Shown with the page (a link's code): the focus is taken only if nothing has it. */
+  onArrival?: boolean;
+  className?: string;
+}) {
+  const t = useT();
+  const path = useLocalPath();
+  const box = useRef<HTMLDivElement>(null);
+  const message = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    const free = !document.activeElement || document.activeElement === document.body;
+    if (onArrival && !free) return;
+    message.current?.focus({ preventScroll: true });
+    // The message and its ways on, whole.
+    box.current?.scrollIntoView({ block: 'center' });
+  }, [notice, onArrival]);
+  return (
+    <div ref={box} className={`border-l-2 border-alert ${className}`} data-testid="code-refusal">
+      <p role="alert" tabIndex={-1} ref={message} className="pl-4 text-sm text-ink">
+        {t(notice.id, notice.values)}
+      </p>
+      {refused && (
+        <ul className="mt-3 flex flex-wrap gap-x-5 gap-y-2 pl-4 text-sm">
+          <li>
+            <a className="link" href={`#${FIELD_ID}`} onClick={(event) => focusField(event, FIELD_ID)}>{t('landing.code.retry')}</a>
+          </li>
+          <li>
+            <a className="link" href={`#${WAITLIST_FIELD}`} onClick={(event) => focusField(event, WAITLIST_FIELD)}>{t('lobby.join')}</a>
+          </li>
+          <li>
+            <Link className="link" to={path('/membership-interest')}>{t('landing.noCode.cta')}</Link>
+          </li>
+        </ul>
+      )}
+    </div>
   );
 }

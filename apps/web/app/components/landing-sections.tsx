@@ -20,7 +20,8 @@ export interface WaitlistResult {
   notice?: { id: string; values?: Record<string, string | number> } | null;
 }
 
-const WAITLIST_FIELD = 'waitlist-email';
+/** The waiting-list form's address field: the target of a refused code's "Join the waiting list". */
+export const WAITLIST_FIELD = 'waitlist-email';
 
 /**
  * The join-wait-list block's way in: the visitor's address, to which the lobby link is emailed
@@ -73,8 +74,17 @@ function Section({ id, title, children, tone = 'paper' }: { id: string; title: s
 /**
  * The landing page below the hero. `voucher` is the welcome voucher of the visitor's
  * invitation (its customization), so "Why members stay" promises what the headline does.
+ * `showWaitlist`: the join-wait-list block, for visitors without a usable code only.
  */
-export function LandingSections({ voucher, waitlist }: { voucher: VoucherTerms; waitlist?: WaitlistResult | undefined }) {
+export function LandingSections({
+  voucher,
+  showWaitlist,
+  waitlist,
+}: {
+  voucher: VoucherTerms;
+  showWaitlist: boolean;
+  waitlist?: WaitlistResult | undefined;
+}) {
   const t = useT();
   const intl = useIntl();
   const webView = useWebView();
@@ -139,13 +149,16 @@ export function LandingSections({ voucher, waitlist }: { voucher: VoucherTerms; 
         </div>
       </Section>
 
+      {(showWaitlist || !webView.active) && (
       <section className="bg-paper" aria-label={t('loginBlock.title')}>
-        <div className={`mx-auto grid max-w-6xl gap-px bg-line px-0 ${webView.active ? '' : 'sm:grid-cols-2'}`}>
+        <div className={`mx-auto grid max-w-6xl gap-px bg-line px-0 ${showWaitlist && !webView.active ? 'sm:grid-cols-2' : ''}`}>
+          {showWaitlist && (
           <div className="bg-paper px-6 py-16 sm:px-10">
             <h2 className="display text-3xl">{t('waitlistBlock.title')}</h2>
             <p className="mt-4 leading-relaxed text-stone">{t('waitlistBlock.text')}</p>
             <WaitlistForm result={waitlist} />
           </div>
+          )}
           {!webView.active && (
           <div className="bg-paper px-6 py-16 sm:px-10">
             <h2 className="display text-3xl">{t('loginBlock.title')}</h2>
@@ -157,6 +170,7 @@ export function LandingSections({ voucher, waitlist }: { voucher: VoucherTerms; 
           )}
         </div>
       </section>
+      )}
 
       {!webView.active && (
       <section aria-labelledby="follow-us" className="border-t border-line bg-paper">

@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { Form } from 'react-router';
 import { useSubmitting } from '../lib/forms/forms.ts';
 import { FormGuard } from './form-guard.tsx';
+import { useIntl } from 'react-intl';
+import { SHARED_PRODUCT } from '../lib/landing/shared-product.ts';
 import { useT } from '../lib/page/use-root.ts';
 import { describedBy, FieldErrors } from './field.tsx';
 import { Modal } from './modal.tsx';
@@ -21,10 +23,7 @@ export function ProductShare({ inviterName, lastResult }: { inviterName: string 
   return (
     <section aria-labelledby="product-share-title" className="bg-mist">
       <div className="mx-auto grid max-w-6xl gap-10 px-6 py-16 sm:grid-cols-2 sm:items-center">
-        <div aria-hidden="true" className="relative aspect-[4/5] overflow-hidden bg-gradient-to-br from-neutral-300 via-neutral-200 to-neutral-400">
-          <div className="absolute inset-0 backdrop-blur-xl" />
-          <p className="eyebrow absolute inset-x-0 bottom-6 text-center text-ink">{t('productShare.teaser')}</p>
-        </div>
+        <SharedProduct />
         <div>
           <h2 id="product-share-title" className="display text-4xl">{t('productShare.title')}</h2>
           <p className="mt-4 text-lg text-stone">{lead}</p>
@@ -34,6 +33,7 @@ export function ProductShare({ inviterName, lastResult }: { inviterName: string 
       <Modal open={open} onClose={() => setOpen(false)} labelledBy="product-share-dialog-title">
         <h2 id="product-share-dialog-title" className="display text-3xl">{t('productShare.title')}</h2>
         <p className="mt-3 text-stone">{lead}</p>
+        <SharedProduct compact />
         <Form method="post" {...getFormProps(form)} noValidate className="mt-6 space-y-4">
           <input type="hidden" name="intent" value="product-share" />
           <FormGuard />
@@ -46,5 +46,52 @@ export function ProductShare({ inviterName, lastResult }: { inviterName: string 
         </Form>
       </Modal>
     </section>
+  );
+}
+
+/**
+ * The shared piece: its picture, brand, name, the members' price and the retail price it is
+ * taken off. `compact`: a line in the pop-up, so the piece stays in sight while the visitor types.
+ */
+function SharedProduct({ compact = false }: { compact?: boolean }) {
+  const t = useT();
+  const intl = useIntl();
+  const p = SHARED_PRODUCT;
+  const money = (euros: number) => intl.formatNumber(euros, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
+  const off = intl.formatNumber(-(1 - p.memberPrice / p.retailPrice), { style: 'percent', maximumFractionDigits: 0 });
+  const prices = (
+    <p className={compact ? 'mt-1 text-sm' : 'mt-4'}>
+      <span className="sr-only">{t('productShare.price.member')}: </span>
+      <span className={compact ? 'font-medium' : 'display text-3xl'}>{money(p.memberPrice)}</span>{' '}
+      <span className="sr-only">{t('productShare.price.retail')}: </span>
+      <s className="text-stone">{money(p.retailPrice)}</s>{' '}
+      <span className="text-stone">{off}</span>
+    </p>
+  );
+  if (compact) {
+    return (
+      <div className="mt-6 flex items-center gap-4 border-y border-line py-4">
+        <img src={p.picture} alt="" width={64} height={80} className="h-20 w-16 shrink-0 object-cover" />
+        <div>
+          <p className="eyebrow text-stone">{p.brand}</p>
+          <p className="mt-1">{t(p.name)}</p>
+          {prices}
+        </div>
+      </div>
+    );
+  }
+  return (
+    <figure className="bg-paper" data-testid="shared-product">
+      <div className="relative">
+        <img src={p.picture} alt={t(p.name)} width={400} height={500} className="aspect-[4/5] w-full object-cover" />
+        <p className="eyebrow absolute left-4 top-4 bg-ink px-3 py-1 text-paper">{t('productShare.teaser')}</p>
+      </div>
+      <figcaption className="p-6">
+        <p className="eyebrow text-stone">{p.brand}</p>
+        <p className="mt-2 text-lg font-medium">{t(p.name)}</p>
+        <p className="eyebrow mt-4 text-stone" aria-hidden="true">{t('productShare.price.member')}</p>
+        {prices}
+      </figcaption>
+    </figure>
   );
 }

@@ -5,7 +5,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, data, useLocation, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/landing';
-import { CodeForm } from '../components/code-form.tsx';
+import { CodeForm, CodeRefusal } from '../components/code-form.tsx';
 import { LandingSections } from '../components/landing-sections.tsx';
 import { Modal } from '../components/modal.tsx';
 import { SignupOptions } from '../components/signup-options.tsx';
@@ -111,6 +111,8 @@ export async function loader(args: Route.LoaderArgs) {
         invitation: {
           ...invitation,
           valid: false as const,
+          // Refused (not an outage): the page offers the ways on with the message.
+          refused: check.status === 'refused',
           notice: check.status === 'refused' ? refusalMessage(check.refusal, 'link', check.inviterName) : apiFailureMessage(check.error),
           errorEvent: check.status === 'refused' ? check.refusal.event : null,
         },
@@ -133,7 +135,6 @@ export async function loader(args: Route.LoaderArgs) {
         // A quarantined code (ADR 043, 054): say what the registration will say, not "valid".
         heldForReview: check.details.heldForReview,
         query: invitationQuery(invitation),
-        comingSoon: url.searchParams.has('signup'),
         // "Check your inbox" only after this visitor's registration (not for a hand-made ?finished=1).
         finished: url.searchParams.get('finished') === '1' && flow.registrationOutcome === 'FORM_FINISHED',
         countries,
@@ -259,11 +260,18 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
   const lead = valid ? t(texts.text, values) : t('landing.hero.text');
   const formHref = valid ? path('/registration/formstarted', valid.query) : '#';
   const hero = HERO[options.layout];
+  // A link's code that cannot be used: said first, above the hero (on a phone, the first screen),
+  // until the visitor sends a code of their own; the field keeps the link's code.
+  const linkRefusal = invitation && !invitation.valid && !actionData?.code ? invitation : null;
+  const typedCode = actionData?.code;
 
   return (
     <>
       <section className="inclined-lines bg-ink text-paper" aria-labelledby="hero-title">
         <div className={`mx-auto grid ${hero.grid}`} data-layout={options.layout}>
+          {linkRefusal && (
+            <CodeRefusal notice={linkRefusal.notice} refused={linkRefusal.refused} onArrival className={`col-span-full bg-paper py-5 pr-5 text-left text-ink ${hero.text ? 'mx-6' : ''}`} />
+          )}
           <div className={hero.text}>
             <p className="eyebrow text-paper/70">{t('landing.hero.eyebrow')}</p>
             <h1 id="hero-title" className="display mt-5 text-5xl sm:text-7xl">{headline}</h1>
@@ -290,8 +298,6 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
                     emailHref={formHref}
                     onEmail={options.registrationFormFinishedInPopup ? openPopup : undefined}
                     onEmailIntent={options.registrationFormFinishedInPopup ? () => void loadPopupRegistration() : undefined}
-                    hidden={Object.fromEntries(new URLSearchParams(valid.query))}
-                    comingSoon={valid.comingSoon}
                     social={valid.social}
                   />
                 </div>
@@ -302,8 +308,10 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
                 <p className="mt-3 text-stone">{t('landing.code.text')}</p>
                 <div className="mt-6">
                   <CodeForm
-                    result={actionData?.code?.result}
-                    notice={actionData?.code ? actionData.code.notice : invitation && !invitation.valid ? invitation.notice : undefined}
+                    result={typedCode?.result}
+                    defaultCode={invitation?.code}
+                    notice={typedCode?.notice}
+                    refused={Boolean(typedCode && 'refused' in typedCode && typedCode.refused)}
                     onFirstInput={() => {
                       trackLanding();
                       track({ event: 'code_entered' });
@@ -356,7 +364,12 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
           <ProductShare inviterName={valid.inviterName} lastResult={productShareResult?.result} />
         </Suspense>
       )}
-      <LandingSections voucher={voucher} waitlist={actionData && 'waitlist' in actionData ? actionData.waitlist : undefined} />
+      <LandingSections
+        voucher={voucher}
+        // The waiting list is a way on for visitors without a usable code, not a second call to action beside a valid invitation (UX review of 27 Nov, row 17).
+        showWaitlist={!valid}
+        waitlist={actionData && 'waitlist' in actionData ? actionData.waitlist : undefined}
+      />
     </>
   );
 }

@@ -38,5 +38,5 @@ export async function checkTypedCode(args: Args, formData: FormData, slug: strin
     return { result: { errors: ['validation.accessCodeInvalid'], value: sent }, notice: undefined };
   }
   if (check.refusal.reason === 'referrer') throw await deny(args, 'referrer', typed, referrer);
-  return { result: { errors: [], value: sent }, notice: refusalMessage(check.refusal, 'typed', check.inviterName), errorEvent: check.refusal.event };
+  return { result: { errors: [], value: sent }, notice: refusalMessage(check.refusal, 'typed', check.inviterName), errorEvent: check.refusal.event, refused: true };
 }
