@@ -61,7 +61,7 @@ const REDIRECTS: Partial<Record<(typeof SCREENS)[number]['name'], string>> = {
   'membership-interest-confirmation': '/membership-interest/apply',
   'activate-account': '/registration/activateaccountError?error=invalid',
   lobby: '/registration/deny?reason=token',
-  'social-registration-second-step': '/registration/deny?reason=token',
+  'social-registration-second-step': '/registration/deny?reason=sign-in',
 };
 
 const decode = (html: string) =>

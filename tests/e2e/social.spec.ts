@@ -145,11 +145,11 @@ test.describe('social sign-up', () => {
     const noEmail = await signSocialToken({ ...claims, email: 'not-an-address' }, secret(), 900);
     for (const query of ['', '?token=', `?token=${tampered}`, `?token=${expired}`, `?token=${lobby}`, `?token=${noEmail}`, '?token=not-a-token']) {
       await page.goto(`/registration/social-registration-second-step${query}`);
-      await expect(page, query).toHaveURL(/\/registration\/deny\?reason=token$/);
+      await expect(page, query).toHaveURL(/\/registration\/deny\?reason=sign-in$/);
       await expect(page.getByText(text('en', 'deny.invalid'))).toBeVisible();
     }
     await page.goto(`/nl/registration/social-registration-second-step?token=${expired}`);
-    await expect(page).toHaveURL(/\/nl\/registration\/deny\?reason=token$/);
+    await expect(page).toHaveURL(/\/nl\/registration\/deny\?reason=sign-in$/);
     await expect(page.getByText(text('nl', 'deny.invalid'))).toBeVisible();
   });
 
