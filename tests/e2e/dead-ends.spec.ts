@@ -144,6 +144,8 @@ test.describe('the pop-up registration on a 390 px phone (row 11)', () => {
 
   test('fits the screen, its submit button in reach, a real close button, no page behind it', async ({ page, invitation }) => {
     await page.goto(`/de/viral?rc=${invitation.code}`);
+    // Before hydration the link opens the form's own page, not the pop-up.
+    await waitForHydration(page);
     await page.getByRole('link', { name: text('de', 'signup.email') }).click();
     const dialog = page.getByRole('dialog', { name: text('de', 'registration.title') });
     await expect(dialog).toBeVisible();
