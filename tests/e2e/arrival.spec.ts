@@ -37,7 +37,7 @@ async function arriveFromCouponSite(context: BrowserContext, code: string) {
 
 async function expectRefused(page: Page, code: string) {
   await expect(page).toHaveURL(new RegExp(`/registration/deny\\?reason=referrer&rc=${code}$`));
-  await expect(page.getByText(text('en', 'deny.referrer'))).toBeVisible();
+  await expect(page.getByText(text('en', 'deny.lead.referrer'))).toBeVisible();
   await expect.poll(() => deniedInvitation(page)).toMatchObject({ registrationCode: code, referrer: COUPON_SITE });
 }
 
@@ -65,7 +65,7 @@ test.describe('an invitation from a blocked site', () => {
     const invitation = await createInvitation();
     const beacons = beaconNames(page);
     await page.goto(`/registration/deny?reason=referrer&rc=${invitation.code}&from=evil.example`);
-    await expect(page.getByText(text('en', 'deny.referrer'))).toBeVisible();
+    await expect(page.getByText(text('en', 'deny.lead.referrer'))).toBeVisible();
     await waitForHydration(page);
     // The barrier: the landing page, reached within the same page load, sends its event after
     // anything the deny page tracked (one queue per page load).
@@ -109,7 +109,7 @@ test.describe('an invitation from a blocked site', () => {
     await page.getByLabel(text('en', 'registration.firstName'), { exact: true }).fill('Lena');
     await page.getByLabel(text('en', 'registration.lastName'), { exact: true }).fill('Müller-Lüdenscheidt');
     await arriveFromCouponSite(context, lean.code);
-    await page.getByRole('button', { name: text('en', 'registration.continue') }).click();
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
     await expectRefused(page, lean.code);
     await registerPending(lean.code, { email: leanEmail });
   });

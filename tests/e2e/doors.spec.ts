@@ -21,9 +21,10 @@ test.describe('waiting list', () => {
     await expect(page.getByRole('link', { name: text('en', 'lobby.backToLogin') })).toBeVisible();
     await expect.poll(() => page.evaluate(() => (window as unknown as { dataLayer: Record<string, unknown>[] }).dataLayer.find((e) => e.event === 'join_waitlist'))).toEqual({ event: 'join_waitlist', method: 'Google' });
 
+    // Opened again: already on the list, no form to join twice (UX review of 27 Nov, row 22).
     await page.goto(`/de/lobby?token=${new URL(link).searchParams.get('token')}`);
-    await page.getByRole('button', { name: text('de', 'lobby.join') }).click();
     await expect(page.getByRole('status')).toHaveText(text('de', 'lobby.alreadyJoined'));
+    await expect(page.getByRole('button', { name: text('de', 'lobby.join') })).toHaveCount(0);
 
     // One confirmation, in the language the list was joined in, with a short way to leave (issue 22 §2).
     const [confirmation] = await waitForMail(email);
@@ -55,7 +56,7 @@ test.describe('waiting list', () => {
     for (const query of ['', '?token=', `?token=${expired}`, `?token=${social}`, `?token=${tampered}`, '?token=not-a-token']) {
       await page.goto(`/sv/lobby${query}`);
       await expect(page, query).toHaveURL(/\/sv\/registration\/deny\?reason=token$/);
-      await expect(page.getByText(text('sv', 'deny.invalid'))).toBeVisible();
+      await expect(page.getByText(text('sv', 'deny.lead.token'))).toBeVisible();
     }
   });
 });

@@ -18,13 +18,15 @@ async function expectSiteFrame(page: Page, locale: Locale) {
 test('an unknown campaign and an unknown deep path share the site’s 404 design', async ({ page }) => {
   const slug = await page.goto('/nonexistent');
   expect(slug?.status()).toBe(404);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'notFound.pathTitle', { path: '/nonexistent' }));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'notFound.title'));
+  await expect(page.locator('main code')).toHaveText('/nonexistent');
   await expect(page.getByText(text('en', 'notFound.text'))).toBeVisible();
   await expectSiteFrame(page, 'en');
 
   const deep = await page.goto('/a/b');
   expect(deep?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'notFound.title'));
+  await expect(page.locator('main code')).toHaveText('/a/b');
   await expect(page.getByText(text('en', 'notFound.text'))).toBeVisible();
   await expectSiteFrame(page, 'en');
 });
@@ -32,7 +34,8 @@ test('an unknown campaign and an unknown deep path share the site’s 404 design
 test('the path in "Page Not Found" reads as typed, not percent-encoded', async ({ page }) => {
   const response = await page.goto('/de/über-uns');
   expect(response?.status()).toBe(404);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'notFound.pathTitle', { path: '/de/über-uns' }));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'notFound.title'));
+  await expect(page.locator('main code')).toHaveText('/de/über-uns');
   await expectSiteFrame(page, 'de');
 });
 
@@ -61,7 +64,8 @@ for (const { path, locale, shown } of [
     expect(html).toContain(`<html lang="${locale}"`);
 
     await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(locale, 'notFound.pathTitle', { path: shown }));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(locale, 'notFound.title'));
+    await expect(page.locator('main code')).toHaveText(shown);
     await expectSiteFrame(page, locale);
   });
 }

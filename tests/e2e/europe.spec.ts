@@ -123,7 +123,7 @@ test.describe('a visitor from the club’s markets', () => {
     await page.waitForLoadState('networkidle');
     await expectNamesKept(page);
     expect(posts, 'step 2 posted by itself').toEqual([]);
-    await page.getByRole('button', { name: text(language, 'registration.continue') }).click();
+    await page.getByRole('button', { name: text(language, 'registration.submit') }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(language, 'formFinished.title'));
     await activateFromEmail(page, email);
   });

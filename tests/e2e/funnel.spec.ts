@@ -120,7 +120,7 @@ test.describe('the funnel in the order of spec §4', () => {
     await page.getByRole('button', { name: text('en', 'registration.continue') }).click();
     await expect(page.getByText(text('en', 'registration.step', { current: '2', total: '2' }))).toBeVisible();
     await fillNames(page, 'en', 'Ines', 'Brückner');
-    await page.getByRole('button', { name: text('en', 'registration.continue') }).click();
+    await page.getByRole('button', { name: text('en', 'registration.submit') }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'formFinished.title'));
     await expect.poll(() => dataLayerEvents(page)).toEqual(['landing', 'email_submitted', 'step2_landed', 'step2_submitted', 'welcome_landed']);
     const events = await dataLayerDetails(page);

@@ -3,24 +3,10 @@
  * (the page says it is working while a code check or the pop-up loads, and nothing moves) and
  * sourcePath (the shop page the visitor came from is where "Shop now" leads once registered).
  */
-import type { Page, Route } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { createInvitation } from './support/data.ts';
 import { activationLink, uniqueEmail, waitForMail } from './support/mail.ts';
-import { expect, plain, test, text, waitForHydration } from './support.ts';
-
-/** Holds the requests `route` matches until `release()` (nothing is answered before). */
-async function hold(page: Page, url: string | RegExp | ((url: URL) => boolean), matches: (route: Route) => boolean = () => true) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let held = 0;
-  await page.route(url, async (route) => {
-    if (!matches(route)) return route.fallback();
-    held += 1;
-    await released;
-    await route.fallback();
-  });
-  return { release, held: () => held };
-}
+import { expect, hold, plain, test, text, waitForHydration } from './support.ts';
 
 /** Where every part of the code panel is, to prove that showing the loading state moves nothing. */
 const panelLayout = (page: Page) =>

@@ -1,30 +1,11 @@
 import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import type { Locale } from '@velvet/i18n/locales';
 import { VIP, activeMember, createInvitation, registerPending } from './support/data.ts';
 import { activationLink, flowCookieValue, uniqueEmail, waitForMail } from './support/mail.ts';
+import { fillOneStep } from './support/forms.ts';
 import { dataLayerEvents, expect, plain, test, text, waitForHydration } from './support.ts';
 import { SHOP_ORIGIN } from '@velvet/validation/shop';
 import { EXTERNAL_LINKS } from '../../apps/web/app/lib/external-links.ts';
-
-interface Person {
-  gender: 'female' | 'male';
-  firstName: string;
-  lastName: string;
-  email: string;
-  country?: string;
-}
-
-/** Fills the one-step form wherever it is (its page, or the landing page's dialog). */
-async function fillOneStep(page: Pick<Page, 'getByLabel' | 'getByRole'>, locale: Locale, person: Person) {
-  await page.getByLabel(text(locale, person.gender === 'female' ? 'registration.gender.female' : 'registration.gender.male'), { exact: true }).check();
-  await page.getByLabel(text(locale, 'registration.firstName'), { exact: true }).fill(person.firstName);
-  await page.getByLabel(text(locale, 'registration.lastName'), { exact: true }).fill(person.lastName);
-  await page.getByLabel(text(locale, 'registration.email')).fill(person.email);
-  if (person.country) await page.getByLabel(text(locale, 'registration.country')).selectOption(person.country);
-  await page.getByRole('checkbox', { name: plain(locale, 'registration.terms') }).check();
-}
 
 test.describe('registration and activation', () => {
   test('one step: invitation → form → email → activation → welcome voucher', async ({ page, invitation }) => {
@@ -113,7 +94,7 @@ test.describe('registration and activation', () => {
     await expect(page.getByLabel(text('pl', 'registration.firstName'))).toHaveValue('Zofia');
 
     await page.getByLabel(text('pl', 'registration.lastName')).fill('Wróblewska');
-    await page.getByRole('button', { name: text('pl', 'registration.continue') }).click();
+    await page.getByRole('button', { name: text('pl', 'registration.submit') }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('pl', 'formFinished.title'));
     const [mail] = await waitForMail(email);
     expect(mail?.subject).toBe(text('pl', 'email.activation.subject'));
@@ -311,7 +292,7 @@ test.describe('registration and activation', () => {
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await waitForHydration(page);
       // The barrier: the landing page, reached within the same page load, tracks after anything this page tracked.
-      await page.getByRole('link', { name: text('de', 'error.tryAgain') }).click();
+      await page.getByRole('banner').getByRole('link', { name: text('de', 'nav.home') }).click();
       await expect.poll(() => dataLayerEvents(page)).toContain('landing');
       expect(await dataLayerEvents(page)).toEqual(['landing']);
     }
@@ -332,7 +313,7 @@ test.describe('refused invitations', () => {
     // Named as the landing page names the inviter (issue 20 §3).
     await expect(page.getByText(text('it', 'invitation.noBalance', { inviterName: 'Julia' }))).toBeVisible();
     await page.goto('/registration/formstarted?rc=NOPE-NOPE');
-    await expect(page.getByText(text('en', 'deny.invalid'))).toBeVisible();
+    await expect(page.getByText(text('en', 'deny.lead.invalid'), { exact: true })).toBeVisible();
     await page.goto(`/registration/formstarted?rc=${linkOnly.code}`);
     await expect(page.getByText(text('en', 'invitation.invalidLink'))).toBeVisible();
     await expect.poll(() => dataLayerEvents(page)).toContain('error_registration_timestamp_missing');
@@ -341,7 +322,7 @@ test.describe('refused invitations', () => {
   test('a visitor sent by a coupon site is turned away and the invitation is kept aside', async ({ page, invitation }) => {
     await page.goto(`/?rc=${invitation.code}`, { referer: 'https://www.mydealz.de/deals/velvet-rope-123' });
     await expect(page).toHaveURL(/\/registration\/deny\?reason=referrer/);
-    await expect(page.getByText(text('en', 'deny.referrer'))).toBeVisible();
+    await expect(page.getByText(text('en', 'deny.lead.referrer'))).toBeVisible();
     await expect
       .poll(() => page.evaluate(() => JSON.parse(window.localStorage.getItem('acq.deniedInvitation') ?? 'null') as unknown))
       .toMatchObject({ registrationCode: invitation.code, referrer: 'https://www.mydealz.de/deals/velvet-rope-123' });

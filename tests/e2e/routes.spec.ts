@@ -62,7 +62,7 @@ const REDIRECTS: Partial<Record<(typeof SCREENS)[number]['name'], string>> = {
   'membership-interest-confirmation': '/membership-interest/apply',
   'activate-account': '/registration/activateaccountError?error=invalid',
   lobby: '/registration/deny?reason=token',
-  'social-registration-second-step': '/registration/deny?reason=token',
+  'social-registration-second-step': '/registration/deny?reason=sign-in',
 };
 
 const decode = (html: string) =>
@@ -100,7 +100,9 @@ test('a campaign slug opens the landing page; an unknown one is a 404 naming the
 
   const missing = await page.goto('/no-such-campaign');
   expect(missing?.status()).toBe(404);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page Not Found: /no-such-campaign');
+  // Spec §2's "Page Not Found: {path}": the headline, and the path in the line below it (ADR 057).
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'notFound.title'));
+  await expect(page.locator('main code')).toHaveText('/no-such-campaign');
   await expect(page).toHaveTitle(text('en', 'meta.notFound.title'));
 });
 

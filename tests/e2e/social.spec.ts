@@ -145,12 +145,12 @@ test.describe('social sign-up', () => {
     const noEmail = await signSocialToken({ ...claims, email: 'not-an-address' }, secret(), 900);
     for (const query of ['', '?token=', `?token=${tampered}`, `?token=${expired}`, `?token=${lobby}`, `?token=${noEmail}`, '?token=not-a-token']) {
       await page.goto(`/registration/social-registration-second-step${query}`);
-      await expect(page, query).toHaveURL(/\/registration\/deny\?reason=token$/);
-      await expect(page.getByText(text('en', 'deny.invalid'))).toBeVisible();
+      await expect(page, query).toHaveURL(/\/registration\/deny\?reason=sign-in$/);
+      await expect(page.getByText(text('en', 'deny.lead.signIn'))).toBeVisible();
     }
     await page.goto(`/nl/registration/social-registration-second-step?token=${expired}`);
-    await expect(page).toHaveURL(/\/nl\/registration\/deny\?reason=token$/);
-    await expect(page.getByText(text('nl', 'deny.invalid'))).toBeVisible();
+    await expect(page).toHaveURL(/\/nl\/registration\/deny\?reason=sign-in$/);
+    await expect(page.getByText(text('nl', 'deny.lead.signIn'))).toBeVisible();
   });
 
   test('the second step and its errors pass axe, and the address can never be changed there', async ({ page, invitation }) => {

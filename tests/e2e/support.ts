@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { catalogs } from '@velvet/i18n/catalogs';
 import type { Locale } from '@velvet/i18n/locales';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page, type Route } from '@playwright/test';
 import { E2E } from '../../playwright.config.ts';
 import { createInvitation, type Invitation } from './support/data.ts';
 
@@ -157,4 +157,18 @@ export async function waitForHydration(page: Page): Promise<void> {
 /** A message as a screen reader announces it: rich-text tags gone, text kept. */
 export function plain(locale: Locale, id: string): string {
   return text(locale, id).replace(/<\/?[a-z]+>/g, '');
+}
+
+/** Holds the requests `url` matches (and `matches` accepts) until `release()`: nothing is answered before. */
+export async function hold(page: Page, url: string | RegExp | ((url: URL) => boolean), matches: (route: Route) => boolean = () => true) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  await page.route(url, async (route) => {
+    if (!matches(route)) return route.fallback();
+    held += 1;
+    await released;
+    await route.fallback();
+  });
+  return { release, held: () => held };
 }

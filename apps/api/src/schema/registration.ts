@@ -7,6 +7,8 @@ import type { ActivationResult } from '../services/activate-account.ts';
 import type { IssuedWelcomeVoucher } from '../domain/member-activation.ts';
 import { issueMemberToken } from '../auth/member-identity.ts';
 import { registerMember } from '../services/register-member.ts';
+import { requestActivationLink } from '../services/request-activation-link.ts';
+import type { RequestActivationLinkResult } from '../services/request-activation-link.ts';
 import type { RegisterResult } from '../services/registration/outcomes.ts';
 import type { Db } from '../db/connect.ts';
 import type { RegistrationEvents, RegistrationStatusEvent } from '../domain/registration-events.ts';
@@ -268,3 +270,27 @@ function statusUpdates(events: RegistrationEvents, db: Db, memberId: string): As
   };
   return iterator;
 }
+
+const RequestActivationLinkPayloadRef = builder.objectRef<RequestActivationLinkResult>('RequestActivationLinkPayload');
+RequestActivationLinkPayloadRef.implement({
+  description: 'sent is true for every well-formed address, whether or not an email went out: the answer tells no one who has an account.',
+  fields: (t) => ({
+    sent: t.exposeBoolean('sent'),
+    userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
+  }),
+});
+
+builder.mutationField('requestActivationLink', (t) =>
+  t.field({
+    type: RequestActivationLinkPayloadRef,
+    description:
+      "The activation error page's \"send me a new link\" (ADR 057): a pending account of the address gets a fresh activation email, " +
+      'older links void, at most 3 an hour per person (beyond, the same answer and no email); any other address gets the same answer ' +
+      'and no email. language: en, de, fr, it, nl, pl or sv (else en). Rate limited per client IP together with the other public forms (RATE_LIMITED).',
+    args: { email: t.arg.string({ required: true }), language: t.arg.string({ required: false }) },
+    resolve: async (_root, { email, language }, ctx) => {
+      await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
+      return requestActivationLink({ db: ctx.db, secret: ctx.env.APP_SECRET, outboxSignal: ctx.outboxSignal, logger: ctx.logger, now: ctx.now }, { email, language });
+    },
+  }),
+);

@@ -28,6 +28,10 @@ LobbyTokenDetailsRef.implement({
   description: 'What a lobby token says: email is null exactly when userErrors (a refused token) is non-empty.',
   fields: (t) => ({
     email: t.string({ nullable: true, resolve: (r) => r.email }),
+    onWaitlist: t.boolean({
+      description: "Whether the token's address is already on the waiting list (false for a refused token): the lobby then says so instead of offering to join.",
+      resolve: (r) => r.onWaitlist,
+    }),
     userErrors: t.field({ type: [UserErrorRef], description: 'Empty when the token is good.', resolve: (r) => userErrorsOf(r) }),
   }),
 });
@@ -36,9 +40,9 @@ builder.queryField('lobbyToken', (t) =>
   t.field({
     type: LobbyTokenDetailsRef,
     description:
-      'The address a lobby token (?token= of /lobby) names, for the lobby page; nothing is read from or written to the database.',
+      'The address a lobby token (?token= of /lobby) names, and whether it is on the waiting list already, for the lobby page; nothing is written.',
     args: { token: t.arg.string({ required: true }) },
-    resolve: (_root, { token }, ctx) => describeLobbyToken(ctx.env.APP_SECRET, token, ctx.now),
+    resolve: (_root, { token }, ctx) => describeLobbyToken({ secret: ctx.env.APP_SECRET, db: ctx.db }, token, ctx.now),
   }),
 );
 

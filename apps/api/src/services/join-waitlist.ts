@@ -102,11 +102,16 @@ export async function leaveWaitlist(deps: { db: Db; logger?: Logger }, reference
 
 export interface LobbyTokenDetails {
   email: string | null;
+  /** The address is on the waiting list already (false when the token is refused). */
+  onWaitlist: boolean;
   tokenError: TokenErrorCode | null;
 }
 
-/** Query.lobbyToken: the address a lobby token names, or why it is refused. Reads nothing else. */
-export async function describeLobbyToken(secret: string, token: string, now: Date = new Date()): Promise<LobbyTokenDetails> {
-  const verified = await verifyLobbyToken(token, secret, now);
-  return verified.ok ? { email: verified.claims.email, tokenError: null } : { email: null, tokenError: tokenErrorCode(verified.reason) };
+/** Query.lobbyToken: the address a lobby token names and whether it is on the list, or why the token is refused. Writes nothing. */
+export async function describeLobbyToken(deps: { secret: string; db: Db }, token: string, now: Date = new Date()): Promise<LobbyTokenDetails> {
+  const verified = await verifyLobbyToken(token, deps.secret, now);
+  if (!verified.ok) return { email: null, onWaitlist: false, tokenError: tokenErrorCode(verified.reason) };
+  const { email } = verified.claims;
+  const entry = await deps.db.selectFrom('waitlist_entries').select('id').where('email', '=', email).executeTakeFirst();
+  return { email, onWaitlist: entry !== undefined, tokenError: null };
 }

@@ -1,3 +1,4 @@
+import { useIntl } from 'react-intl';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { MessageScreen } from './message-screen.tsx';
 import { isConnectionFailure } from '../lib/forms/connection.ts';
@@ -5,8 +6,9 @@ import { useLocalPath, useT } from '../lib/page/use-root.ts';
 
 /**
  * The site's one error design, inside whichever frame the page has (header, footer and
- * language switch stay): 404 "Page not found" (or spec §2's "Page Not Found: {path}" when a
- * route's check refused the page, and its "Page Not Found" when a route's middleware failed),
+ * language switch stay): 404 "Page not found" with the address below it when it is known
+ * (spec §2's "Page Not Found: {path}", NotFoundAddress; its "Page Not Found" when a route's
+ * middleware failed),
  * anything else "Internal Server Error" with the generic message; always a way back to the
  * start page.
  */
@@ -32,11 +34,29 @@ export function ErrorContent({
     <MessageScreen
       inverse={inverse}
       eyebrow={String(status)}
-      title={notFound ? (path ? t('notFound.pathTitle', { path }) : t(unprepared ? 'error.pageNotFound' : 'notFound.title')) : t('error.internal')}
+      title={notFound ? t(unprepared ? 'error.pageNotFound' : 'notFound.title') : t('error.internal')}
       text={t(notFound ? 'notFound.text' : offline ? 'error.connection' : 'error.generic')}
       actions={[{ label: t('nav.backToStart'), to: local('/') }]}
-    />
+    >
+      {notFound && path && <NotFoundAddress path={path} />}
+    </MessageScreen>
   );
+}
+
+/**
+ * The address that named no page, in a sentence below the headline (UX review of 27 Nov, row
+ * 10): spec §2's "Page Not Found: {path}" is the headline and this line, so the headline is the
+ * same for every unknown address, and the path — set as code, never hyphenated — may wrap
+ * anywhere on a phone instead of breaking at its hyphens as if they were words.
+ */
+function NotFoundAddress({ path }: { path: string }) {
+  const intl = useIntl();
+  const code = (
+    <code key="path" className="font-sans break-all [hyphens:none]">
+      {path}
+    </code>
+  );
+  return <p className="mt-4 leading-relaxed opacity-80">{intl.formatMessage({ id: 'notFound.address' }, { path: code })}</p>;
 }
 
 

@@ -12,11 +12,7 @@ export function ErrorScreen({ status, path }: { status: number; path?: string | 
   const t = (id: string, fallback: string, values?: Record<string, string>) =>
     intl ? intl.formatMessage({ id }, values) : fallback.replace('{path}', values?.path ?? '');
   const notFound = status === 404;
-  const heading = notFound
-    ? path
-      ? t('notFound.pathTitle', 'Page Not Found: {path}', { path })
-      : t('error.pageNotFound', 'Page Not Found')
-    : t('error.internal', 'Internal Server Error');
+  const heading = notFound ? t('error.pageNotFound', 'Page Not Found') : t('error.internal', 'Internal Server Error');
   const text = notFound
     ? t('notFound.text', 'The page cannot be found.')
     : t('error.generic', 'A technical issue means the store is unavailable at the moment. Please try again later.');
@@ -32,6 +28,16 @@ export function ErrorScreen({ status, path }: { status: number; path?: string | 
         <p className="eyebrow text-stone">{status}</p>
         <h1 className="display mt-4 text-4xl break-words sm:text-5xl">{heading}</h1>
         <p className="mt-6 text-lg text-stone">{text}</p>
+        {/* The path below the headline, as ErrorContent shows it (UX review of 27 Nov, row 10). */}
+        {notFound && path && (
+          <p className="mt-4 leading-relaxed text-stone">
+            {intl ? (
+              intl.formatMessage({ id: 'notFound.address' }, { path: <code key="path" className="font-sans break-all [hyphens:none]">{path}</code> })
+            ) : (
+              <code className="font-sans break-all [hyphens:none]">{path}</code>
+            )}
+          </p>
+        )}
         <p className="mt-10">
           <Link className="btn-primary" to={home}>
             {t('nav.backToStart', 'Back to the start page')}

@@ -153,7 +153,8 @@ export function LandingSections({
       <section className="bg-paper" aria-label={t('loginBlock.title')}>
         <div className={`mx-auto grid max-w-6xl gap-px bg-line px-0 ${showWaitlist && !webView.active ? 'sm:grid-cols-2' : ''}`}>
           {showWaitlist && (
-          <div className="bg-paper px-6 py-16 sm:px-10">
+          /* The deny page's "request a new link" for a broken waiting-list link leads here (#waitlist). */
+          <div id="waitlist" className="bg-paper px-6 py-16 sm:px-10">
             <h2 className="display text-3xl">{t('waitlistBlock.title')}</h2>
             <p className="mt-4 leading-relaxed text-stone">{t('waitlistBlock.text')}</p>
             <WaitlistForm result={waitlist} />

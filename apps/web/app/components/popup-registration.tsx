@@ -30,11 +30,11 @@ export default function PopupRegistration({
   const t = useT();
   return (
     <Modal open={open} onClose={onClose} labelledBy="popup-form-title">
-      <h2 id="popup-form-title" className="display text-3xl">{t('registration.title')}</h2>
+      <h2 id="popup-form-title" className="display text-2xl sm:text-3xl">{t('registration.title')}</h2>
       {result?.notice && (
         <p role="alert" className="mt-6 border-l-2 border-alert pl-4">{t(result.notice.id, result.notice.values)}</p>
       )}
-      <div className="mt-6">
+      <div className="mt-4 sm:mt-6">
         <RegistrationForm
           step="one-step"
           countries={countries}
@@ -42,6 +42,7 @@ export default function PopupRegistration({
           detectCountryInBrowser={detectCountryInBrowser}
           lastResult={result?.result}
           invitation={invitation}
+          stickySubmit
         />
       </div>
     </Modal>

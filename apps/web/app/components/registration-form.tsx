@@ -13,6 +13,7 @@ import { useSubmitting } from '../lib/forms/forms.ts';
 import { useT } from '../lib/page/use-root.ts';
 import { describedBy, FieldErrors } from './field.tsx';
 import { FormGuard } from './form-guard.tsx';
+import { SubmitButton } from './submit-button.tsx';
 
 /** A country the form offers, with the legal documents the page shows for it. */
 export type CountryOption = LegalVersions;
@@ -43,6 +44,7 @@ export function RegistrationForm({
   action,
   detectCountryInBrowser = false,
   invitation,
+  stickySubmit = false,
 }: {
   step: RegistrationStep;
   countries: CountryOption[];
@@ -53,6 +55,8 @@ export function RegistrationForm({
   detectCountryInBrowser?: boolean;
   /** The invitation registered with: a personal invitation's signed link needs no proof of work (ADR 041). */
   invitation?: { code: string; validityTimestamp: string | null } | null | undefined;
+  /** The submit button sticks to the foot of a scrolling dialog on a phone (the pop-up). */
+  stickySubmit?: boolean;
 }) {
   const t = useT();
   const busy = useSubmitting(step);
@@ -104,18 +108,18 @@ export function RegistrationForm({
       )}
       {step === 'lean-2' ? (
         // Back keeps what was typed here (the action saves it in the flow) and returns to step 1.
+        // The last step registers, and its button says so (UX review of 27 Nov, row 20).
         <div className="grid grid-cols-2 gap-4">
           <button type="submit" name={BACK_BUTTON} value="1" formNoValidate className="btn-outline w-full" disabled={busy}>
             {t('registration.back')}
           </button>
-          <button type="submit" className="btn-primary w-full" disabled={busy}>
-            {t('registration.continue')}
-          </button>
+          <SubmitButton busy={busy} label={t('registration.submit')} />
         </div>
       ) : (
-        <button type="submit" className="btn-primary w-full" disabled={busy}>
-          {t(step === 'one-step' ? 'registration.submit' : 'registration.continue')}
-        </button>
+        // In the pop-up the button stays in reach at the foot of the dialog while the form scrolls (row 11).
+        <div className={stickySubmit ? 'sticky -bottom-5 -mx-5 -mb-5 border-t border-line bg-paper px-5 py-4 sm:static sm:m-0 sm:border-0 sm:p-0' : undefined}>
+          <SubmitButton busy={busy} label={t(step === 'one-step' ? 'registration.submit' : 'registration.continue')} />
+        </div>
       )}
     </Form>
   );

@@ -76,7 +76,23 @@ export const shouldRevalidate = keepDataWhenLost;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.deny.title', noIndex: true });
 
-/** Access denied: which invitation problem, and what the visitor can do instead. */
+type Message = { id: string; values?: Record<string, string> };
+
+/**
+ * What the page says under "Access denied" (UX review of 27 Nov, row 9): what happened in this
+ * visitor's situation — a waiting-list link (`token`), a social sign-up that lost its proof
+ * (`sign-in`), an invitation shared on a public site (`referrer`), or the invitation's own
+ * refusal — and, in a second line, what to do next. The spec's "Access denied. Your invitation
+ * is invalid." reads as the title and its lead, never as the title said twice.
+ */
+function denySituation(reason: string | null, refusal: Message): { lead: Message; nextId: string } {
+  if (reason === 'token') return { lead: { id: 'deny.lead.token' }, nextId: 'deny.next.token' };
+  if (reason === 'sign-in') return { lead: { id: 'deny.lead.signIn' }, nextId: 'deny.next.signIn' };
+  if (reason === 'referrer') return { lead: { id: 'deny.lead.referrer' }, nextId: 'deny.next.referrer' };
+  return { lead: refusal.id === 'deny.invalid' ? { id: 'deny.lead.invalid' } : refusal, nextId: 'deny.alternatives' };
+}
+
+/** Access denied: what happened, and what the visitor can do instead. */
 export default function Deny({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const path = useLocalPath();
@@ -93,18 +109,19 @@ export default function Deny({ loaderData, actionData }: Route.ComponentProps) {
     }
   }, [denial]);
   useTrackOnce(denial ? { event: 'landing_forbidden_referrer', referrerHost: URL.parse(denial.referrer)?.host ?? '' } : null);
-  // The refusal's message and event of spec §8, as the landing page would show them for a typed code.
+  // The refusal's event of spec §8, as the landing page would track it for a typed code.
   const refusal = refusalForReason(reason);
   useTrackOnce(refusal.event ? { event: refusal.event } : null);
-  const message = refusalMessage(refusal, 'typed', loaderData.inviterName);
+  const situation = denySituation(reason, refusalMessage(refusal, 'typed', loaderData.inviterName));
+  const apply = { label: t('deny.applyCta'), to: path('/membership-interest/apply') };
   return (
     <MessageScreen
       inverse
       title={t('deny.title')}
-      text={t(message.id, message.values)}
-      actions={[{ label: t('deny.applyCta'), to: path('/membership-interest/apply') }]}
+      text={t(situation.lead.id, situation.lead.values)}
+      actions={reason === 'token' ? [{ label: t('deny.newLinkCta'), to: `${path('/')}#waitlist` }, { ...apply, variant: 'outline' }] : [apply]}
     >
-      <p className="mt-6 text-paper/80">{t('deny.alternatives')}</p>
+      <p className="mt-6 text-paper/80">{t(situation.nextId)}</p>
       {actionData?.sentTo ? (
         <p role="status" className="mt-6">{t('deny.waitlistSent', { email: actionData.sentTo })}</p>
       ) : (

@@ -7,14 +7,15 @@ import { localeContext, requestInfoContext } from '../lib/page/context.ts';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
 import { localizedPath } from '../lib/i18n/i18n.ts';
 import { pageMeta } from '../lib/page/meta.ts';
-import { joinWaitlist } from '../lib/api/operations.ts';
+import { joinWaitlist, lobbyToken as lobbyTokenDetails } from '../lib/api/operations.ts';
 import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
 import { useTrackOnce } from '../lib/analytics/use-track.ts';
-import { useT } from '../lib/page/use-root.ts';
+import { useLocalPath, useT } from '../lib/page/use-root.ts';
 import { useSubmitting } from '../lib/forms/forms.ts';
 import { isScriptedSubmission } from '../lib/forms/form-guard.server.ts';
 import { shownEmail } from '../lib/forms/shown-email.server.ts';
 import { FormGuard } from '../components/form-guard.tsx';
+import { SubmitButton } from '../components/submit-button.tsx';
 import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
 /** The waiting list needs the shop's signed token; anything else is the deny page. */
@@ -25,9 +26,15 @@ async function lobbyEmail(request: Request, context: Route.LoaderArgs['context']
   return { token, email: verified.claims.email };
 }
 
+/**
+ * Whether the address is on the list already: the link opened again after joining says so
+ * instead of offering to join (UX review of 27 Nov, row 22). Without an answer from the API the
+ * form shows, and joining answers "already on the list" as before.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { email } = await lobbyEmail(request, context);
-  return { email: shownEmail(email) };
+  const { token, email } = await lobbyEmail(request, context);
+  const details = await callApi(lobbyTokenDetails, { token }, { request, context });
+  return { email: shownEmail(email), onWaitlist: details.ok && details.data.lobbyToken.onWaitlist };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -56,15 +63,21 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'meta.
 export default function Lobby({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const busy = useSubmitting();
-  const outcome = actionData?.outcome;
-  useTrackOnce(outcome === 'JOINED' ? { event: 'join_waitlist', method: 'Google' } : null);
+  const path = useLocalPath();
+  const outcome = actionData?.outcome ?? (loaderData.onWaitlist ? 'ALREADY_ON_LIST' : null);
+  useTrackOnce(actionData?.outcome === 'JOINED' ? { event: 'join_waitlist', method: 'Google' } : null);
   if (outcome) {
+    // What comes next, for someone who is not a member yet: the club to discover, then the login (spec §2).
     return (
       <MessageScreen
         title={t('lobby.title')}
-        actions={[{ label: t('lobby.backToLogin'), to: EXTERNAL_LINKS.login, external: true }]}
+        actions={[
+          { label: t('lobby.discover'), to: path('/about-us') },
+          { label: t('lobby.backToLogin'), to: EXTERNAL_LINKS.login, external: true, variant: 'outline' },
+        ]}
       >
         <p role="status" className="mt-8 text-xl">{t(outcome === 'JOINED' ? 'lobby.joined' : 'lobby.alreadyJoined')}</p>
+        {outcome === 'JOINED' && <p className="mt-4 leading-relaxed text-stone">{t('lobby.joinedNext', { email: loaderData.email })}</p>}
       </MessageScreen>
     );
   }
@@ -75,7 +88,7 @@ export default function Lobby({ loaderData, actionData }: Route.ComponentProps) 
         <FormGuard />
         <p className="text-sm leading-relaxed text-stone">{t('lobby.consent', { email: loaderData.email })}</p>
         <div className="flex flex-col gap-4 sm:flex-row sm:flex-wrap">
-          <button type="submit" className="btn-primary" disabled={busy}>{t('lobby.join')}</button>
+          <SubmitButton busy={busy} label={t('lobby.join')} className="btn-primary" />
           <a className="btn-outline" href={EXTERNAL_LINKS.login} rel="noopener">{t('lobby.backToLogin')}</a>
         </div>
       </Form>

@@ -43,7 +43,7 @@ type Args = Route.LoaderArgs | Route.ActionArgs;
 /** The verified token, or a redirect to the deny page (spec §5: no token, no email → deny). */
 async function verifiedToken(token: string | null, { context }: Args): Promise<SocialClaims> {
   const verified = await verifySocialToken(token, context.get(requestInfoContext).appSecret);
-  if (!verified.ok) throw redirect(denyPath(context.get(localeContext).prefix, 'token'));
+  if (!verified.ok) throw redirect(denyPath(context.get(localeContext).prefix, 'sign-in'));
   return verified.claims;
 }
 
@@ -142,7 +142,7 @@ export async function action(args: Route.ActionArgs) {
   const result = await callApi(completeSocialRegistration, { input }, { request, context });
   if (!result.ok) return reply({ notice: apiFailureMessage(result.error) });
   const payload = result.data.completeSocialRegistration;
-  if (refusesToken(payload.userErrors)) throw redirect(denyPath(prefix, 'token'));
+  if (refusesToken(payload.userErrors)) throw redirect(denyPath(prefix, 'sign-in'));
   await denyRefusedCode(args, codeErrorsIn(payload.userErrors), invitation, referrer, claims.email);
   if (!payload.outcome) {
     const refused = groupFieldErrors(payload.userErrors, (field) => shownField(field, ask));

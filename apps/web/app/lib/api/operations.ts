@@ -194,6 +194,20 @@ export const requestLobbyLink = operation(
 }`),
 );
 
+export const requestActivationLink = operation(
+  'requestActivationLink',
+  graphql(`mutation requestActivationLink($email: String!, $language: String) {
+  requestActivationLink(email: $email, language: $language) { sent userErrors { code field messageId } }
+}`),
+);
+
+export const lobbyToken = operation(
+  'lobbyToken',
+  graphql(`query lobbyToken($token: String!) {
+  lobbyToken(token: $token) { email onWaitlist userErrors { code field messageId } }
+}`),
+);
+
 export const applyForMembership = operation(
   'applyForMembership',
   graphql(`mutation applyForMembership($email: String!, $language: String, $country: String, $proofOfWork: String) {

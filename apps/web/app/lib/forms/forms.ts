@@ -14,12 +14,14 @@ export function isFieldCheck(formData: FormData | undefined): boolean {
 }
 
 /**
- * True while a real submission is on its way (not a field check). With `intent`, only a
+ * True while a real submission is on its way (not a field check), until the page it leads to is shown. With `intent`, only a
  * submission whose hidden `intent` field has that value counts, so one form on a page
  * does not disable another.
  */
 export function useSubmitting(intent?: string): boolean {
   const navigation = useNavigation();
-  if (navigation.state !== 'submitting' || isFieldCheck(navigation.formData)) return false;
+  // 'loading' with form data: the action has answered and the next page (or this one, revalidated)
+  // is on its way. The button stays busy until it is there, or a second tap would send again.
+  if (navigation.state === 'idle' || !navigation.formData || isFieldCheck(navigation.formData)) return false;
   return intent === undefined || navigation.formData?.get('intent') === intent;
 }

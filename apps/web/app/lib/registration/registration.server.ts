@@ -57,8 +57,8 @@ export function invitationQuery(invitation: Invitation, extra: Record<string, st
   return invitationSearch(invitation, extra);
 }
 
-/** The deny page for a refusal (`token`: the social sign-up's proof is missing or broken). */
-export function denyPath(prefix: string, reason: DenyReason | 'token', invitation?: Invitation): string {
+/** The deny page for a refusal (`token`: a waiting-list link is missing or broken; `sign-in`: the social sign-up's proof is). */
+export function denyPath(prefix: string, reason: DenyReason | 'token' | 'sign-in', invitation?: Invitation): string {
   const params = new URLSearchParams({ reason });
   if (invitation) params.set(INVITATION_PARAMS.code, invitation.code);
   return localizedPath(prefix as never, '/registration/deny', params.toString());
