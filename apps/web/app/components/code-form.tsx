@@ -16,7 +16,7 @@ export interface CodeResult {
   value: string;
 }
 
-export const FIELD_ID = 'code-form-code';
+const FIELD_ID = 'code-form-code';
 const ERROR_ID = `${FIELD_ID}-error`;
 
 /**
