@@ -79,11 +79,19 @@ export function SiteFooter() {
           </nav>
           <section aria-labelledby="footer-payment">
             <h2 id="footer-payment" className="eyebrow mb-3">{t('footer.payment')}</h2>
-            <p className="text-sm text-paper/85">{PAYMENT_METHODS.join(' · ')}</p>
+            <ul aria-labelledby="footer-payment" className="flex flex-wrap gap-2 text-xs text-paper/85">
+              {PAYMENT_METHODS.map((name) => (
+                <li key={name} className="whitespace-nowrap border border-paper/25 px-2 py-1">{name}</li>
+              ))}
+            </ul>
           </section>
           <section aria-labelledby="footer-delivery">
             <h2 id="footer-delivery" className="eyebrow mb-3">{t('footer.delivery')}</h2>
-            <p className="text-sm text-paper/85">{DELIVERY_PARTNERS.join(' · ')}</p>
+            <ul aria-labelledby="footer-delivery" className="flex flex-wrap gap-2 text-xs text-paper/85">
+              {DELIVERY_PARTNERS.map((name) => (
+                <li key={name} className="whitespace-nowrap border border-paper/25 px-2 py-1">{name}</li>
+              ))}
+            </ul>
           </section>
         </div>
       </div>
