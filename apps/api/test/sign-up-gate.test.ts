@@ -133,11 +133,14 @@ describe.each(ENGINES)('sign-up gate on %s', (engine) => {
     expect(await apply(await proofFor('MEMBERSHIP_INTEREST'))).toEqual({ applyForMembership: { accepted: true, userErrors: [] } });
     expect(await db().selectFrom('membership_applications').selectAll().execute()).toHaveLength(1);
 
+    // The written application queued its "we received your application" email (issue 22 §2), and only it.
+    expect((await counts()).emails).toBe(1);
+
     const lobby = async (proofOfWork?: string) => (await graphql(api.yoga, LOBBY, { variables: { email, proofOfWork } })).body.data;
     expect(await lobby(await proofFor('MEMBERSHIP_INTEREST'))).toEqual({ requestLobbyLink: { sent: true, userErrors: [] } });
-    expect((await counts()).emails).toBe(0);
-    expect(await lobby(await proofFor('WAITING_LIST'))).toEqual({ requestLobbyLink: { sent: true, userErrors: [] } });
     expect((await counts()).emails).toBe(1);
+    expect(await lobby(await proofFor('WAITING_LIST'))).toEqual({ requestLobbyLink: { sent: true, userErrors: [] } });
+    expect((await counts()).emails).toBe(2);
   });
 
   it('asks more work as sign-ups of the last ten minutes pass each threshold', async () => {
