@@ -11,7 +11,8 @@ import { sendWithHeaders } from '../../apps/api/test/support/hostile-input.ts';
 import { ROOT, childrenOf, dataDir, eventually, freePort, missingBuild, run, status, type Running } from './support.ts';
 
 const GENERIC = en['error.generic'];
-const INVITED = en['landing.headline.default'].replace('{inviterName}', 'Sophie');
+// Pages write the brand with a no-break space (issue 22 row 7, `keepBrandTogether`).
+const INVITED = en['landing.headline.default'].replace('{inviterName}', 'Sophie').replace('Velvet Rope', 'Velvet\u00a0Rope');
 
 /** What a page shows: its markup without scripts (the client catalog holds every message). */
 async function shown(url: string): Promise<{ status: number; text: string }> {

@@ -23,7 +23,7 @@ describe('an invitation and the leak watch, through the pages', { timeout: 60_00
     const { id, code } = await insertCode(product.database.db, { balance: 5, inviterFirstName: 'Henrike' });
     for (let i = 0; i < 10; i++) {
       const denied = await page(`/de?rc=${code}`, { referer: 'https://mail.google.com/mail/u/0/' });
-      expect(denied.text).toContain(catalogs.de['deny.referrer']);
+      expect(denied.text).toContain(catalogs.de['deny.lead.referrer']);
     }
     expect(await quarantinedAt(id)).toBeNull();
     const landing = await page(`/de?rc=${code}`);
