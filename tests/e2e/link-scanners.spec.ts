@@ -100,7 +100,9 @@ test.describe('emailed links opened by scanners first', () => {
       proof: await proofOfWork('MEMBERSHIP_INTEREST'),
     });
     await run(['interest', 'select', '--email', email]);
-    const [mail] = await waitForMail(email);
+    // First "we received your application" (issue 22 §2), then the invitation.
+    const [received, mail] = await waitForMail(email, 2);
+    expect(received!.subject).toBe(text('en', 'email.applicationReceived.subject'));
     const link = invitationLinkIn(mail!);
 
     await replayScanners(page.request, link);

@@ -59,10 +59,10 @@ export function SignupOptions({
   const soon = SOON.filter((provider) => social?.button !== provider);
   return (
     <div className="space-y-4" data-testid="signup-options">
-      {socialFirst && socialLink('btn-primary w-full')}
+      {socialFirst && socialLink('btn-primary w-full max-[359px]:min-h-16')}
       {socialFirst && or}
       <Link
-        className={socialFirst ? 'btn-outline w-full' : 'btn-primary w-full'}
+        className={socialFirst ? 'btn-outline w-full max-[359px]:min-h-16' : 'btn-primary w-full max-[359px]:min-h-16'}
         to={emailHref}
         onPointerEnter={onEmailIntent}
         onFocus={onEmailIntent}
@@ -75,7 +75,7 @@ export function SignupOptions({
         <ButtonLabel>{t('signup.email')}</ButtonLabel>
       </Link>
       {social && !socialFirst && or}
-      {social && !socialFirst && socialLink('btn-outline w-full')}
+      {social && !socialFirst && socialLink('btn-outline w-full max-[359px]:min-h-16')}
       {soon.length > 0 && (
         <div role="group" aria-labelledby={COMING_SOON_ID} className="pt-2 text-center" data-testid="signup-coming-soon">
           <ul className="flex flex-wrap justify-center gap-1.5">

@@ -11,7 +11,7 @@
 import { data, type MiddlewareFunction, type Params } from 'react-router';
 import { isLocale } from '@velvet/i18n/locales';
 import { strayPathContext } from '../page/context.ts';
-import { pagePath } from './i18n.ts';
+import { pagePath, readablePath } from './i18n.ts';
 
 /** Whether the path's first segment was taken for a language it does not name. */
 export function strayLanguageSegment(params: Params, pathname: string): boolean {
@@ -25,6 +25,6 @@ export const languageSegment: MiddlewareFunction<Response> = async ({ params, re
   if (!strayLanguageSegment(params, url.pathname)) return next();
   context.set(strayPathContext, true);
   await next();
-  // The catch-all's 404: the path is named only for an unknown single segment (spec §2).
-  throw data(null, { status: 404, statusText: 'Page Not Found' });
+  // The site's one 404, naming the path as typed (spec §2 "Page Not Found: {path}").
+  throw data({ path: readablePath(url.pathname) }, { status: 404, statusText: 'Page Not Found' });
 };
