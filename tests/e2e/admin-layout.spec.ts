@@ -4,19 +4,10 @@
  * log's columns are whole and an address never breaks inside itself.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Locale } from '@velvet/i18n/locales';
 import type { Page } from '@playwright/test';
 import { createInvitation, newAdmin } from './support/data.ts';
 import { expect, test, text } from './support.ts';
-
-async function signIn(page: Page, locale: Locale, admin: { email: string; password: string }, to: string) {
-  const prefix = locale === 'en' ? '' : `/${locale}`;
-  await page.goto(`${prefix}/admin/login?redirectTo=${encodeURIComponent(`${prefix}${to}`)}`);
-  await page.getByLabel(text(locale, 'admin.login.email')).fill(admin.email);
-  await page.getByLabel(text(locale, 'admin.login.password')).fill(admin.password);
-  await page.getByRole('button', { name: text(locale, 'admin.login.submit') }).click();
-  await expect(page).toHaveURL(new RegExp(`${prefix}${to.replaceAll('/', '\\/')}$`));
-}
+import { signInToConsole } from './support/console.ts';
 
 /** Elements of `selector` whose boxes overlap another's, or whose text runs out of its box. */
 function crowded(page: Page, selector: string) {
@@ -39,7 +30,7 @@ test.describe('an owner in Berlin on a phone (German)', () => {
 
   test('a code’s figures have labels that stand apart', async ({ page }) => {
     const { code } = await createInvitation();
-    await signIn(page, 'de', await newAdmin('owner'), `/admin/codes/${code}`);
+    await signInToConsole(page, 'de', await newAdmin('owner'), `/admin/codes/${code}`);
     await expect(page.getByTestId('stat-registrations')).toBeVisible();
     expect(await crowded(page, 'main dl:first-of-type dt')).toEqual([]);
   });
@@ -50,7 +41,7 @@ test.describe('an owner in Dublin at a desktop (English)', () => {
 
   test('the audit log has room for its columns, addresses stay whole, and no shop footer', async ({ page }) => {
     const owner = await newAdmin('owner');
-    await signIn(page, 'en', owner, '/admin/audit');
+    await signInToConsole(page, 'en', owner, '/admin/audit');
     const log = page.getByRole('region', { name: text('en', 'admin.audit.title') });
     await expect(log.getByRole('row').nth(1)).toBeVisible();
     expect((await log.boundingBox())!.width).toBeGreaterThan(1000);

@@ -17,6 +17,7 @@ import type { Page, TestInfo } from '@playwright/test';
 import { E2E } from '../../playwright.config.ts';
 import { newAdmin } from './support/data.ts';
 import { expect, test, text, textWithCounts } from './support.ts';
+import { signInToConsole } from './support/console.ts';
 
 type Locale = 'de' | 'pl' | 'sv' | 'en';
 
@@ -53,15 +54,6 @@ function outboxStatus(id: string): { status: string; attempts: number } {
   }
 }
 
-async function signIn(page: Page, locale: Locale, admin: { email: string; password: string }, to: string) {
-  const prefix = locale === 'en' ? '' : `/${locale}`;
-  await page.goto(`${prefix}/admin/login?redirectTo=${encodeURIComponent(`${prefix}${to}`)}`);
-  await page.getByLabel(text(locale, 'admin.login.email')).fill(admin.email);
-  await page.getByLabel(text(locale, 'admin.login.password')).fill(admin.password);
-  await page.getByRole('button', { name: text(locale, 'admin.login.submit') }).click();
-  await expect(page).toHaveURL(new RegExp(`${prefix}${to}$`));
-}
-
 async function axeViolations(page: Page): Promise<string[]> {
   return new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze().then((r) => r.violations.map((v) => v.id));
 }
@@ -84,7 +76,7 @@ test.describe('as an operator in Berlin, on a desktop', () => {
   test('retries failed emails, one and several, each after a confirmation', async ({ page }, testInfo) => {
     const [first, second, third] = failedEmails(3) as [string, string, string];
     const [waiting] = failedEmails(1, { waiting: true }) as [string];
-    await signIn(page, 'de', await newAdmin('operator'), '/admin/outbox');
+    await signInToConsole(page, 'de', await newAdmin('operator'), '/admin/outbox');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'admin.outbox.title'));
     await page.getByLabel(text('de', 'admin.outbox.status')).selectOption('failed');
     await page.getByRole('button', { name: text('de', 'admin.outbox.show') }).click();
@@ -134,7 +126,7 @@ test.describe('as an operator in Warsaw, on a phone', () => {
   test.use({ locale: 'pl-PL', timezoneId: 'Europe/Warsaw', viewport: { width: 390, height: 844 } });
 
   test('runs an experiment: a bad weight is refused in Polish and changes nothing; then back to the file after a confirmation', async ({ page }, testInfo) => {
-    await signIn(page, 'pl', await newAdmin('operator'), '/admin/features');
+    await signInToConsole(page, 'pl', await newAdmin('operator'), '/admin/features');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('pl', 'admin.features.title'));
     const card = page.getByRole('region', { name: 'onboarding-variant' });
     await expect(card).toContainText('"full"');
@@ -188,7 +180,7 @@ test.describe('as a viewer in Stockholm, on a phone', () => {
 
   test('reads the outbox and the flags, finds nothing to change, and is refused by the server when posting anyway', async ({ page }, testInfo) => {
     const [failed] = failedEmails(1) as [string];
-    await signIn(page, 'sv', await newAdmin('viewer'), '/admin/outbox');
+    await signInToConsole(page, 'sv', await newAdmin('viewer'), '/admin/outbox');
     const nav = page.getByRole('navigation', { name: text('sv', 'admin.nav.label') });
     await expect(nav.getByRole('link', { name: text('sv', 'admin.features.nav') })).toBeVisible();
     await page.getByLabel(text('sv', 'admin.outbox.status')).selectOption('failed');
@@ -215,7 +207,7 @@ test.describe('as a viewer in Stockholm, on a phone', () => {
 
 test('a support admin reads both pages and may change neither (English)', async ({ page }, testInfo) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'en', await newAdmin('support'), '/admin/features');
+  await signInToConsole(page, 'en', await newAdmin('support'), '/admin/features');
   await expect(page.getByText(text('en', 'admin.features.readOnly'))).toBeVisible();
   await expect(page.getByRole('button', { name: text('en', 'admin.features.runExperiment') })).toHaveCount(0);
   await screenshot(page, testInfo, 'features-support-1440');
