@@ -20,13 +20,14 @@ const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
 /**
  * Writes the filled-in configuration into `stateDir` and starts nginx in the foreground.
- * @param {{ listen: string, origin: string, stateDir?: string, stdio?: 'inherit' | 'ignore' }} options
+ * `workers`: nginx's worker processes, `auto` (one per core) unless told.
+ * @param {{ listen: string, origin: string, stateDir?: string, workers?: number | 'auto', stdio?: 'inherit' | 'ignore' }} options
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>} once nginx answers
  */
-export async function startNginx({ listen, origin, stateDir = mkdtempSync(path.join(os.tmpdir(), 'velvet-nginx-')), stdio = 'ignore' }) {
+export async function startNginx({ listen, origin, stateDir = mkdtempSync(path.join(os.tmpdir(), 'velvet-nginx-')), workers = 'auto', stdio = 'ignore' }) {
   if (!existsSync(NGINX)) throw new Error(`nginx is needed: apt-get install nginx (or set NGINX_PATH); not found at ${NGINX}`);
   mkdirSync(stateDir, { recursive: true });
-  const values = { NGINX_LISTEN: listen, WEB_ORIGIN: origin, NGINX_STATE_DIR: stateDir };
+  const values = { NGINX_LISTEN: listen, WEB_ORIGIN: origin, NGINX_STATE_DIR: stateDir, NGINX_WORKER_PROCESSES: String(workers) };
   const template = readFileSync(path.join(root, 'deploy/nginx/nginx.conf.template'), 'utf8');
   const file = path.join(stateDir, 'nginx.conf');
   writeFileSync(file, template.replace(/\$\{(\w+)\}/g, (_, name) => values[name]));
@@ -58,7 +59,8 @@ export async function startNginx({ listen, origin, stateDir = mkdtempSync(path.j
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const listen = process.env.NGINX_LISTEN ?? '127.0.0.1:8080';
-  const { url, stop } = await startNginx({ listen, origin: process.env.WEB_ORIGIN ?? '127.0.0.1:3000', stdio: 'inherit' });
+  const workers = process.env.NGINX_WORKER_PROCESSES ?? 'auto';
+  const { url, stop } = await startNginx({ listen, origin: process.env.WEB_ORIGIN ?? '127.0.0.1:3000', workers: workers === 'auto' ? 'auto' : Number(workers), stdio: 'inherit' });
   console.log(`nginx in front of ${process.env.WEB_ORIGIN ?? '127.0.0.1:3000'}: ${url} (Ctrl-C stops it)`);
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void stop().then(() => process.exit(0)));
 }

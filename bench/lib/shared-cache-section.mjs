@@ -17,6 +17,8 @@ import { anyFailed, loadTable, ratioGoal, throughput } from './sections.mjs';
 
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd', 'accept-language': 'de-DE,de;q=0.9' };
 const PAGES = ['/', '/de', '/?rc=WELCOME2026', '/de?rc=WELCOME2026'];
+/** nginx's worker processes in this section (deploy/nginx/nginx.conf.template's NGINX_WORKER_PROCESSES). */
+const NGINX_WORKERS = 1;
 
 /** Answers in a row that must be hits before a page is measured; at most this long to get there. */
 const FILLED_AFTER_HITS = 512;
@@ -54,7 +56,9 @@ export const sharedCacheSection = {
   needs: 'product',
   async run({ root, workDir, settings, ports, product, measure, onCleanup }) {
     if (!product) throw new Error('the shared-cache section needs the product');
-    const nginx = await startNginx({ listen: `127.0.0.1:${ports.nginx}`, origin: new URL(product.webUrl).host, stateDir: path.join(workDir, 'nginx') });
+    // One worker process, as the floor is one node:http process: on a shared machine (the load
+    // generator takes a core) a worker per core measures their contention, not the cache.
+    const nginx = await startNginx({ listen: `127.0.0.1:${ports.nginx}`, origin: new URL(product.webUrl).host, stateDir: path.join(workDir, 'nginx'), workers: NGINX_WORKERS });
     const forget = onCleanup(nginx.stop);
     try {
       const rows = [];
@@ -87,7 +91,7 @@ export const sharedCacheSection = {
         lines: [
           ...loadTable(rows),
           '',
-          `  nginx ${ports.nginx} in front of the web origin ${new URL(product.webUrl).host}; ${settings.webConnections} connections; Accept-Encoding and Accept-Language of a German Chromium.`,
+          `  nginx ${ports.nginx} (${NGINX_WORKERS} worker process, as the floor is one process) in front of the web origin ${new URL(product.webUrl).host}; ${settings.webConnections} connections; Accept-Encoding and Accept-Language of a German Chromium.`,
           `  The cache filled before each measurement: ${fills.join('; ')}.`,
           `  Shares of the floor: ${figures.map((f) => `${f.label.replace('GET ', '').replace(' through nginx', '')} ${num(f.ratio ?? 0, 2)}`).join(', ')}.`,
         ],
