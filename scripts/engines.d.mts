@@ -13,10 +13,11 @@ export function startNginx(options: { listen: string; origin?: string; origins?:
 export function startHaproxy(options: {
   webListen: string;
   apiListen: string;
+  apiInternalListen: string;
   webOrigins: string[];
   apiOrigins: string[];
   stateDir?: string;
   stdio?: Stdio;
-}): Promise<Engine & { webUrl: string; apiUrl: string }>;
+}): Promise<Engine & { stateDir: string; webUrl: string; apiUrl: string; apiInternalUrl: string }>;
 export function startPgbouncer(options: { listen: string; postgres: string; stateDir?: string; stdio?: Stdio }): Promise<Engine & { url: (database: string) => string }>;
 export function startRedis(options: { port: number; stateDir?: string; stdio?: Stdio }): Promise<Engine & { url: string }>;

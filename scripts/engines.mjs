@@ -125,21 +125,22 @@ export async function startNginx({ listen, origin, origins = origin ? [origin] :
 
 /**
  * HAProxy, the load balancer (deploy/haproxy/haproxy.cfg.template), over the web and API origins.
- * @param {{ webListen: string, apiListen: string, webOrigins: string[], apiOrigins: string[], stateDir?: string, stdio?: 'inherit' | 'ignore' }} options
+ * `apiListen` is the API's public address, `apiInternalListen` the web origins' API_URL.
+ * @param {{ webListen: string, apiListen: string, apiInternalListen: string, webOrigins: string[], apiOrigins: string[], stateDir?: string, stdio?: 'inherit' | 'ignore' }} options
  */
-export async function startHaproxy({ webListen, apiListen, webOrigins, apiOrigins, stateDir, stdio = 'ignore' }) {
+export async function startHaproxy({ webListen, apiListen, apiInternalListen, webOrigins, apiOrigins, stateDir, stdio = 'ignore' }) {
   const dir = stateDirFor('haproxy', stateDir);
   const file = path.join(dir, 'haproxy.cfg');
   const filled = fillTemplate(
     'deploy/haproxy/haproxy.cfg.template',
-    { HAPROXY_STATE_DIR: dir, HAPROXY_WEB_LISTEN: webListen, HAPROXY_API_LISTEN: apiListen },
+    { HAPROXY_STATE_DIR: dir, HAPROXY_WEB_LISTEN: webListen, HAPROXY_API_LISTEN: apiListen, HAPROXY_API_INTERNAL_LISTEN: apiInternalListen },
     { WEB_ORIGIN: webOrigins, API_ORIGIN: apiOrigins },
   );
   // Each origin's `server` line needs a name of its own: web1, web2… (the template's one line per origin).
   let n = 0;
   writeFileSync(file, filled.replace(/^(\s*server (web|api)) /gm, (_, line) => `${line}${(n = n + 1)} `));
   const engine = await foreground({ name: 'haproxy', command: process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy', args: ['-W', '-db', '-f', file], ...hostPort(webListen), stateDir: dir, stdio });
-  return { ...engine, webUrl: `http://${webListen}`, apiUrl: `http://${apiListen}` };
+  return { ...engine, stateDir: dir, webUrl: `http://${webListen}`, apiUrl: `http://${apiListen}`, apiInternalUrl: `http://${apiInternalListen}` };
 }
 
 /**
