@@ -72,7 +72,7 @@ export function isSlipOf(typed: string, intended: string): boolean {
 const KNOWN = new Set(MAIL_PROVIDERS);
 
 /** The provider domain `domain` is a slip of, or one with its nonexistent top level corrected; null for a domain that is fine as it is. */
-export function suggestDomain(domain: string): string | null {
+function suggestDomain(domain: string): string | null {
   if (KNOWN.has(domain)) return null;
   const provider = MAIL_PROVIDERS.find((candidate) => isSlipOf(domain, candidate));
   if (provider) return provider;
