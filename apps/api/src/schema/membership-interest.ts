@@ -2,9 +2,10 @@ import { enforceRateLimit } from '../rate-limit.ts';
 import { applyForMembership } from '../services/apply-for-membership.ts';
 import type { ApplyForMembershipResult } from '../services/apply-for-membership.ts';
 import { builder } from './builder.ts';
+import { EMAIL_SUGGESTION_DESCRIPTION, withEmailSuggestion, type EmailSuggested } from './email-suggestion.ts';
 import { UserErrorRef, userErrorsOf } from './user-errors.ts';
 
-const ApplyForMembershipPayloadRef = builder.objectRef<ApplyForMembershipResult>('ApplyForMembershipPayload');
+const ApplyForMembershipPayloadRef = builder.objectRef<ApplyForMembershipResult & EmailSuggested>('ApplyForMembershipPayload');
 ApplyForMembershipPayloadRef.implement({
   description:
     'accepted is true for every well-formed address — new, repeated or already a member — so the answer reveals nothing ' +
@@ -12,6 +13,7 @@ ApplyForMembershipPayloadRef.implement({
   fields: (t) => ({
     accepted: t.exposeBoolean('accepted'),
     userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
+    emailSuggestion: t.string({ nullable: true, description: EMAIL_SUGGESTION_DESCRIPTION, resolve: (r) => r.emailSuggestion }),
   }),
 });
 
@@ -32,7 +34,11 @@ builder.mutationField('applyForMembership', (t) =>
     },
     resolve: async (_root, { email, language, country, proofOfWork }, ctx) => {
       await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
-      return applyForMembership({ db: ctx.db, logger: ctx.logger, now: ctx.now, gate: ctx.signUpGate, mailDomains: ctx.mailDomains, outboxSignal: ctx.outboxSignal }, { email, language, country, proofOfWork });
+      const result = await applyForMembership(
+        { db: ctx.db, logger: ctx.logger, now: ctx.now, gate: ctx.signUpGate, mailDomains: ctx.mailDomains, outboxSignal: ctx.outboxSignal },
+        { email, language, country, proofOfWork },
+      );
+      return withEmailSuggestion(result, email);
     },
   }),
 );

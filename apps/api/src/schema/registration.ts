@@ -13,6 +13,7 @@ import type { RegisterResult } from '../services/registration/outcomes.ts';
 import type { Db } from '../db/connect.ts';
 import type { RegistrationEvents, RegistrationStatusEvent } from '../domain/registration-events.ts';
 import { builder } from './builder.ts';
+import { EMAIL_SUGGESTION_DESCRIPTION, withEmailSuggestion, type EmailSuggested } from './email-suggestion.ts';
 import type { UserError } from '@velvet/validation/user-errors';
 import { UserErrorRef, userErrorsOf } from './user-errors.ts';
 
@@ -77,7 +78,7 @@ const RegisterInputRef = builder.inputType('RegisterInput', {
   }),
 });
 
-const RegisterPayloadRef = builder.objectRef<RegisterResult>('RegisterPayload');
+const RegisterPayloadRef = builder.objectRef<RegisterResult & EmailSuggested>('RegisterPayload');
 RegisterPayloadRef.implement({
   description: 'The result of a registration. Refusals are data: outcome is null exactly when userErrors is non-empty.',
   fields: (t) => ({
@@ -93,6 +94,7 @@ RegisterPayloadRef.implement({
         'ACCOUNT_PENDING only: the activation email of this address was already sent again 3 times in the last hour (by its visitor or by support), so none went out now. False otherwise.',
       resolve: (r) => r.resendLimitReached === true,
     }),
+    emailSuggestion: t.string({ nullable: true, description: EMAIL_SUGGESTION_DESCRIPTION, resolve: (r) => r.emailSuggestion }),
   }),
 });
 
@@ -179,7 +181,7 @@ builder.mutationField('register', (t) =>
     args: { input: t.arg({ type: RegisterInputRef, required: true }) },
     resolve: async (_root, { input }, ctx) => {
       await enforceRateLimit(ctx.limiters.register, ctx.requestNetwork);
-      return registerMember(
+      const result = await registerMember(
         {
           db: ctx.db,
           secret: ctx.env.APP_SECRET,
@@ -194,6 +196,7 @@ builder.mutationField('register', (t) =>
         },
         input,
       );
+      return withEmailSuggestion(result, input.email);
     },
   }),
 );
@@ -271,12 +274,13 @@ function statusUpdates(events: RegistrationEvents, db: Db, memberId: string): As
   return iterator;
 }
 
-const RequestActivationLinkPayloadRef = builder.objectRef<RequestActivationLinkResult>('RequestActivationLinkPayload');
+const RequestActivationLinkPayloadRef = builder.objectRef<RequestActivationLinkResult & EmailSuggested>('RequestActivationLinkPayload');
 RequestActivationLinkPayloadRef.implement({
   description: 'sent is true for every well-formed address, whether or not an email went out: the answer tells no one who has an account.',
   fields: (t) => ({
     sent: t.exposeBoolean('sent'),
     userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
+    emailSuggestion: t.string({ nullable: true, description: EMAIL_SUGGESTION_DESCRIPTION, resolve: (r) => r.emailSuggestion }),
   }),
 });
 
@@ -290,7 +294,8 @@ builder.mutationField('requestActivationLink', (t) =>
     args: { email: t.arg.string({ required: true }), language: t.arg.string({ required: false }) },
     resolve: async (_root, { email, language }, ctx) => {
       await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
-      return requestActivationLink({ db: ctx.db, secret: ctx.env.APP_SECRET, outboxSignal: ctx.outboxSignal, logger: ctx.logger, now: ctx.now }, { email, language });
+      const result = await requestActivationLink({ db: ctx.db, secret: ctx.env.APP_SECRET, outboxSignal: ctx.outboxSignal, logger: ctx.logger, now: ctx.now }, { email, language });
+      return withEmailSuggestion(result, email);
     },
   }),
 );

@@ -4,6 +4,7 @@ import type { JoinWaitlistResult, LobbyTokenDetails } from '../services/join-wai
 import { requestLobbyLink } from '../services/request-lobby-link.ts';
 import type { RequestLobbyLinkResult } from '../services/request-lobby-link.ts';
 import { builder } from './builder.ts';
+import { EMAIL_SUGGESTION_DESCRIPTION, withEmailSuggestion, type EmailSuggested } from './email-suggestion.ts';
 import { UserErrorRef, userErrorsOf } from './user-errors.ts';
 
 const JoinWaitlistOutcomeEnum = builder.enumType('JoinWaitlistOutcome', {
@@ -87,7 +88,7 @@ builder.mutationField('leaveWaitlist', (t) =>
   }),
 );
 
-const RequestLobbyLinkPayloadRef = builder.objectRef<RequestLobbyLinkResult>('RequestLobbyLinkPayload');
+const RequestLobbyLinkPayloadRef = builder.objectRef<RequestLobbyLinkResult & EmailSuggested>('RequestLobbyLinkPayload');
 RequestLobbyLinkPayloadRef.implement({
   description:
     'sent is true for every well-formed address — new, on the list already or a member — so the answer reveals nothing about ' +
@@ -95,6 +96,7 @@ RequestLobbyLinkPayloadRef.implement({
   fields: (t) => ({
     sent: t.exposeBoolean('sent'),
     userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
+    emailSuggestion: t.string({ nullable: true, description: EMAIL_SUGGESTION_DESCRIPTION, resolve: (r) => r.emailSuggestion }),
   }),
 });
 
@@ -115,10 +117,11 @@ builder.mutationField('requestLobbyLink', (t) =>
     },
     resolve: async (_root, { email, language, proofOfWork }, ctx) => {
       await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
-      return requestLobbyLink(
+      const result = await requestLobbyLink(
         { db: ctx.db, secret: ctx.env.APP_SECRET, outboxSignal: ctx.outboxSignal, logger: ctx.logger, now: ctx.now, gate: ctx.signUpGate, mailDomains: ctx.mailDomains },
         { email, language, proofOfWork },
       );
+      return withEmailSuggestion(result, email);
     },
   }),
 );

@@ -6,6 +6,7 @@ import type { VoucherTerms } from '@velvet/validation/customization';
 import { FIGURES } from '../lib/landing/marketing-figures.ts';
 import { useT } from '../lib/page/use-root.ts';
 import { useWebView } from '../lib/web-view/use-web-view.ts';
+import { EmailSuggestion } from './email-suggestion.tsx';
 import { FormGuard } from './form-guard.tsx';
 import { OnboardingFlow } from './onboarding-flow.tsx';
 
@@ -18,6 +19,8 @@ export interface WaitlistResult {
   value: string;
   sent?: boolean;
   notice?: { id: string; values?: Record<string, string | number> } | null;
+  /** "Did you mean …?" for the address sent (issue 24 §3). */
+  emailSuggestion?: string | null;
 }
 
 /** The waiting-list form's address field: the target of a refused code's "Join the waiting list". */
@@ -32,31 +35,37 @@ export const WAITLIST_FIELD = 'waitlist-email';
 function WaitlistForm({ result }: { result: WaitlistResult | undefined }) {
   const t = useT();
   const error = result?.errors[0];
-  if (result?.sent) return <p role="status" className="mt-8 leading-relaxed">{t('waitlistBlock.sent', { email: result.value })}</p>;
+  const sent = result?.sent ? <p role="status" className="mt-8 leading-relaxed">{t('waitlistBlock.sent', { email: result.value })}</p> : null;
+  // Sent, but perhaps to a typo: the form stays beside the answer so the suggested address can be sent too.
+  if (sent && !result?.emailSuggestion) return sent;
   return (
-    <Form method="post" noValidate preventScrollReset className="mt-8 space-y-4">
-      <input type="hidden" name="intent" value="waitlist" />
-      <FormGuard proofOfWork={{ form: 'WAITING_LIST' }} />
-      <div>
-        <label htmlFor={WAITLIST_FIELD} className="eyebrow block text-stone">{t('registration.email')}</label>
-        <input
-          id={WAITLIST_FIELD}
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          defaultValue={result?.value}
-          className="field-input mt-2"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${WAITLIST_FIELD}-error` : undefined}
-        />
-        <div id={`${WAITLIST_FIELD}-error`} aria-live="polite" className="mt-2 min-h-5 text-sm text-alert">
-          {error ? <p>{t(error)}</p> : null}
+    <>
+      {sent}
+      <Form method="post" noValidate preventScrollReset className="mt-8 space-y-4">
+        <input type="hidden" name="intent" value="waitlist" />
+        <FormGuard proofOfWork={{ form: 'WAITING_LIST' }} />
+        <div>
+          <label htmlFor={WAITLIST_FIELD} className="eyebrow block text-stone">{t('registration.email')}</label>
+          <input
+            id={WAITLIST_FIELD}
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            defaultValue={result?.value}
+            className="field-input mt-2"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${WAITLIST_FIELD}-error` : undefined}
+          />
+          <div id={`${WAITLIST_FIELD}-error`} aria-live="polite" className="mt-2 min-h-5 text-sm text-alert">
+            {error ? <p>{t(error)}</p> : null}
+          </div>
+          <EmailSuggestion inputId={WAITLIST_FIELD} server={result?.emailSuggestion} />
         </div>
-      </div>
-      {result?.notice && <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(result.notice.id, result.notice.values)}</p>}
-      <button type="submit" className="btn-outline">{t('lobby.join')}</button>
-    </Form>
+        {result?.notice && <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(result.notice.id, result.notice.values)}</p>}
+        <button type="submit" className="btn-outline">{t('lobby.join')}</button>
+      </Form>
+    </>
   );
 }
 

@@ -24,7 +24,7 @@ export default function PopupRegistration({
   countries: CountryOption[];
   defaultCountry: string;
   detectCountryInBrowser: boolean;
-  result: { result: SubmissionResult<string[]>; notice?: Notice | undefined } | null;
+  result: { result: SubmissionResult<string[]>; notice?: Notice | undefined; emailSuggestion?: string | null } | null;
   invitation: { code: string; validityTimestamp: string | null } | null;
 }) {
   const t = useT();
@@ -41,6 +41,7 @@ export default function PopupRegistration({
           defaults={{ country: defaultCountry }}
           detectCountryInBrowser={detectCountryInBrowser}
           lastResult={result?.result}
+          emailSuggestion={result?.emailSuggestion}
           invitation={invitation}
           stickySubmit
         />

@@ -6,6 +6,7 @@ import { FormGuard } from './form-guard.tsx';
 import { useIntl } from 'react-intl';
 import { SHARED_PRODUCT } from '../lib/landing/shared-product.ts';
 import { useT } from '../lib/page/use-root.ts';
+import { EmailSuggestion } from './email-suggestion.tsx';
 import { describedBy, FieldErrors } from './field.tsx';
 import { Modal } from './modal.tsx';
 
@@ -41,6 +42,7 @@ export function ProductShare({ inviterName, lastResult }: { inviterName: string 
             <label htmlFor={fields.email.id} className="eyebrow block text-stone">{t('productShare.email')}</label>
             <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" inputMode="email" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />
             <FieldErrors field={fields.email} />
+            <EmailSuggestion inputId={fields.email.id} />
           </div>
           <button type="submit" className="btn-primary w-full" disabled={busy}>{t('productShare.submit')}</button>
         </Form>

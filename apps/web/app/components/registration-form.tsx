@@ -11,6 +11,7 @@ import { EXTERNAL_LINKS } from '../lib/external-links.ts';
 import { LEGAL_VERSIONS_FIELD, legalVersionsValue, type LegalVersions } from '../lib/registration/legal-versions.ts';
 import { useSubmitting } from '../lib/forms/forms.ts';
 import { useT } from '../lib/page/use-root.ts';
+import { EmailSuggestion } from './email-suggestion.tsx';
 import { describedBy, FieldErrors } from './field.tsx';
 import { FormGuard } from './form-guard.tsx';
 import { SubmitButton } from './submit-button.tsx';
@@ -45,6 +46,7 @@ export function RegistrationForm({
   detectCountryInBrowser = false,
   invitation,
   stickySubmit = false,
+  emailSuggestion,
 }: {
   step: RegistrationStep;
   countries: CountryOption[];
@@ -57,6 +59,8 @@ export function RegistrationForm({
   invitation?: { code: string; validityTimestamp: string | null } | null | undefined;
   /** The submit button sticks to the foot of a scrolling dialog on a phone (the pop-up). */
   stickySubmit?: boolean;
+  /** The server's "did you mean …?" for the address of the last submission (issue 24 §3). */
+  emailSuggestion?: string | null | undefined;
 }) {
   const t = useT();
   const busy = useSubmitting(step);
@@ -101,6 +105,7 @@ export function RegistrationForm({
             <label htmlFor={fields.email.id} className="eyebrow block text-stone">{t('registration.email')}</label>
             <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" inputMode="email" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />
             <FieldErrors field={fields.email} />
+            <EmailSuggestion inputId={fields.email.id} server={emailSuggestion} />
           </div>
           <CountryField field={fields.country} countries={countries} choice={country} />
           <ConsentFields newsletter={fields.newsletter} termsAccepted={fields.termsAccepted} country={country.option} countries={countries} />

@@ -1,8 +1,10 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { suggestEmail } from '@velvet/validation/email-suggestion';
 import { emailForm } from '@velvet/validation/registration';
 import { data, Form, useSearchParams } from 'react-router';
 import type { Route } from './+types/activate-account-error';
 import { isFreshProof, readFlow } from '../lib/session.server.ts';
+import { EmailSuggestion } from '../components/email-suggestion.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { FormGuard } from '../components/form-guard.tsx';
 import { MessageScreen } from '../components/message-screen.tsx';
@@ -44,23 +46,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: emailForm });
-  if (submission.status !== 'success') return { result: submission.reply(), sentTo: null, notice: null as Notice | null };
-  const sent = { result: submission.reply({ resetForm: true }), sentTo: submission.value.email, notice: null as Notice | null };
+  // "Did you mean …?" comes back with every answer, the sent one too: the link may have gone to a typo (issue 24 §3).
+  const typed = formData.get('email');
+  const emailSuggestion = typeof typed === 'string' ? suggestEmail(typed) : null;
+  if (submission.status !== 'success') return { result: submission.reply(), sentTo: null, notice: null as Notice | null, emailSuggestion };
+  const sent = { result: submission.reply({ resetForm: true }), sentTo: submission.value.email, notice: null as Notice | null, emailSuggestion };
   // A script: the same answer a person reads, and nothing sent (ADR 041).
   if (isScriptedSubmission(formData, context)) return sent;
   const result = await callApi(requestActivationLink, { email: submission.value.email, language: context.get(localeContext).locale }, { request, context });
-  if (!result.ok) return { result: submission.reply(), sentTo: null, notice: apiFailureMessage(result.error) };
-  const { userErrors } = result.data.requestActivationLink;
+  if (!result.ok) return { result: submission.reply(), sentTo: null, notice: apiFailureMessage(result.error), emailSuggestion };
+  const { userErrors, emailSuggestion: answered } = result.data.requestActivationLink;
   if (userErrors.length) {
     const { fieldErrors } = groupFieldErrors(userErrors);
-    return { result: submission.reply({ fieldErrors }), sentTo: null, notice: Object.keys(fieldErrors).length ? null : ({ id: 'error.generic' } as Notice) };
+    return { result: submission.reply({ fieldErrors }), sentTo: null, notice: Object.keys(fieldErrors).length ? null : ({ id: 'error.generic' } as Notice), emailSuggestion: answered };
   }
-  return sent;
+  return { ...sent, emailSuggestion: answered };
 }
 
 /** The visitor's connection lost the form on its way: the page stays, as typed, and says so (lib/forms/connection.ts). */
 export async function clientAction({ serverAction }: Route.ClientActionArgs) {
-  return (await sentOrLost(serverAction)) ?? { result: undefined, sentTo: null, notice: CONNECTION_LOST, ...LOST };
+  return (await sentOrLost(serverAction)) ?? { result: undefined, sentTo: null, notice: CONNECTION_LOST, emailSuggestion: null, ...LOST };
 }
 
 export const shouldRevalidate = keepDataWhenLost;
@@ -95,6 +100,7 @@ export default function ActivateAccountError({ loaderData, actionData }: Route.C
             <label htmlFor={fields.email.id} className="eyebrow block text-stone">{t('registration.email')}</label>
             <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" inputMode="email" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />
             <FieldErrors field={fields.email} />
+            <EmailSuggestion inputId={fields.email.id} server={actionData?.emailSuggestion} />
           </div>
           <SubmitButton busy={busy} label={t('activationError.resend.submit')} className="btn-primary w-full sm:w-auto" />
         </Form>

@@ -122,6 +122,7 @@ export default function FormStarted({ loaderData, actionData }: Route.ComponentP
           detectCountryInBrowser={loaderData.detectCountryInBrowser}
           invitation={loaderData.invitation}
           lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
+          emailSuggestion={actionData && 'emailSuggestion' in actionData ? actionData.emailSuggestion : undefined}
         />
       </div>
     </div>

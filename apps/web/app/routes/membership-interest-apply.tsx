@@ -1,9 +1,11 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '../lib/forms/submission.server.ts';
+import { suggestEmail } from '@velvet/validation/email-suggestion';
 import { emailForm } from '@velvet/validation/registration';
 import { groupFieldErrors } from '../lib/registration/registration-outcome.server.ts';
 import { Form, redirect } from 'react-router';
 import type { Route } from './+types/membership-interest-apply';
+import { EmailSuggestion } from '../components/email-suggestion.tsx';
 import { describedBy, FieldErrors } from '../components/field.tsx';
 import { PageIntro } from '../components/page-intro.tsx';
 import { callApi } from '../lib/api/api.server.ts';
@@ -29,7 +31,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: emailForm });
-  if (submission.status !== 'success') return { result: submission.reply(), notice: null as Notice | null };
+  // "Did you mean …?" comes back with any answer that keeps the visitor here (issue 24 §3).
+  const typed = formData.get('email');
+  const typedSuggestion = typeof typed === 'string' ? suggestEmail(typed) : null;
+  if (submission.status !== 'success') return { result: submission.reply(), notice: null as Notice | null, emailSuggestion: typedSuggestion };
   const { locale, prefix } = context.get(localeContext);
   const confirmed = async () => {
     const { flow, save } = await readFlow(request, context);
@@ -45,18 +50,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     { email: submission.value.email, language: locale, country, proofOfWork: proofOfWorkOf(formData) },
     { request, context },
   );
-  if (!result.ok) return { result: submission.reply(), notice: apiFailureMessage(result.error) };
-  const { accepted, userErrors } = result.data.applyForMembership;
+  if (!result.ok) return { result: submission.reply(), notice: apiFailureMessage(result.error), emailSuggestion: typedSuggestion };
+  const { accepted, userErrors, emailSuggestion } = result.data.applyForMembership;
   if (!accepted) {
     const { fieldErrors } = groupFieldErrors(userErrors);
-    return { result: submission.reply({ fieldErrors }), notice: Object.keys(fieldErrors).length ? null : ({ id: 'error.generic' } as Notice) };
+    return { result: submission.reply({ fieldErrors }), notice: Object.keys(fieldErrors).length ? null : ({ id: 'error.generic' } as Notice), emailSuggestion };
   }
   throw await confirmed();
 }
 
 /** The visitor's connection lost the form on its way: the page stays, as typed, and says so (lib/forms/connection.ts). */
 export async function clientAction({ serverAction }: Route.ClientActionArgs) {
-  return (await sentOrLost(serverAction)) ?? { result: undefined, notice: CONNECTION_LOST, ...LOST };
+  return (await sentOrLost(serverAction)) ?? { result: undefined, notice: CONNECTION_LOST, emailSuggestion: null, ...LOST };
 }
 
 export const shouldRevalidate = keepDataWhenLost;
@@ -76,6 +81,7 @@ export default function MembershipInterestApply({ loaderData, actionData }: Rout
           <label htmlFor={fields.email.id} className="eyebrow block text-stone">{t('membershipInterestApply.email')}</label>
           <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" inputMode="email" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />
           <FieldErrors field={fields.email} />
+          <EmailSuggestion inputId={fields.email.id} server={actionData?.emailSuggestion} />
         </div>
         <FormGuard proofOfWork={{ form: 'MEMBERSHIP_INTEREST' }} />
         <p className="text-sm leading-relaxed text-stone">{t('membershipInterestApply.consent')}</p>

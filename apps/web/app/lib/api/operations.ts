@@ -47,7 +47,7 @@ export const getCountryDetails = operation(
 export const register = operation(
   'register',
   graphql(`mutation register($input: RegisterInput!) {
-  register(input: $input) { outcome memberId resendLimitReached userErrors { code field messageId } }
+  register(input: $input) { outcome memberId resendLimitReached emailSuggestion userErrors { code field messageId } }
 }`),
 );
 
@@ -190,14 +190,14 @@ export const getViewerWelcomeVoucher = operation(
 export const requestLobbyLink = operation(
   'requestLobbyLink',
   graphql(`mutation requestLobbyLink($email: String!, $language: String, $proofOfWork: String) {
-  requestLobbyLink(email: $email, language: $language, proofOfWork: $proofOfWork) { sent userErrors { code field messageId } }
+  requestLobbyLink(email: $email, language: $language, proofOfWork: $proofOfWork) { sent emailSuggestion userErrors { code field messageId } }
 }`),
 );
 
 export const requestActivationLink = operation(
   'requestActivationLink',
   graphql(`mutation requestActivationLink($email: String!, $language: String) {
-  requestActivationLink(email: $email, language: $language) { sent userErrors { code field messageId } }
+  requestActivationLink(email: $email, language: $language) { sent emailSuggestion userErrors { code field messageId } }
 }`),
 );
 
@@ -211,7 +211,7 @@ export const lobbyToken = operation(
 export const applyForMembership = operation(
   'applyForMembership',
   graphql(`mutation applyForMembership($email: String!, $language: String, $country: String, $proofOfWork: String) {
-  applyForMembership(email: $email, language: $language, country: $country, proofOfWork: $proofOfWork) { accepted userErrors { code field messageId } }
+  applyForMembership(email: $email, language: $language, country: $country, proofOfWork: $proofOfWork) { accepted emailSuggestion userErrors { code field messageId } }
 }`),
 );
 

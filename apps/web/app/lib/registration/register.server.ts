@@ -8,6 +8,7 @@
 import type { Locale, Prefix } from '@velvet/i18n/locales';
 import { GENDERS, NAME_MAX_LENGTH, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
 import { isRegistrationStep, type RegistrationStep } from '@velvet/validation/registration-steps';
+import { suggestEmail } from '@velvet/validation/email-suggestion';
 import { codeErrorsIn } from '@velvet/validation/user-errors';
 import { redirect } from 'react-router';
 import { callApi } from '../api/api.server.ts';
@@ -69,10 +70,10 @@ async function readPost(args: Args, formData: FormData, slug: string | null | un
 /** The lean flow's first step (email, country, consent): kept in the flow cookie, then on to step 2. */
 async function keepLeanStep1({ formData, prefix, flow, save, invitation }: Post) {
   const submission = parseWithZod(formData, { schema: leanStep1Form });
-  if (submission.status !== 'success') return formResult(submission);
+  if (submission.status !== 'success') return formResult(submission, { emailSuggestion: typedSuggestion(formData) });
   // The versions this form showed for the chosen country; `register` checks them after step 2.
   const option = postedLegalVersions(formData, submission.value.country);
-  if (!option) return formResult(submission, { fieldErrors: { country: ['validation.country'] } });
+  if (!option) return formResult(submission, { fieldErrors: { country: ['validation.country'] }, emailSuggestion: typedSuggestion(formData) });
   const cookie = await save({
     ...flow,
     registrationCode: invitation.code,
@@ -105,6 +106,15 @@ function typedNames(formData: FormData): Pick<RegistrationFlowState, 'registrati
   };
 }
 
+/**
+ * "Did you mean …?" for the address as posted, when the form stops before the API (the same
+ * @velvet/validation rules the API answers with): the visitor sees it with the errors, typing kept.
+ */
+function typedSuggestion(formData: FormData): string | null {
+  const typed = formData.get('email');
+  return typeof typed === 'string' ? suggestEmail(typed) : null;
+}
+
 /** The pop-up's "check your inbox" is the landing page it sits on. */
 function popupFinishedPath({ prefix, invitation }: Post): string {
   return localizedPath(prefix, invitation.slug ? `/${invitation.slug}` : '/', invitationQuery({ ...invitation, slug: null }, { finished: '1' }));
@@ -134,16 +144,20 @@ async function answerScript(post: Post, finishedPath: string | undefined) {
 async function registerMember(post: Post, finishedPath: string | undefined) {
   const { args, formData, prefix, step } = post;
   const submission = parseWithZod(formData, { schema: step === 'lean-2' ? leanStep2Form : registrationForm });
-  if (submission.status !== 'success') return formResult(submission);
+  if (submission.status !== 'success') return formResult(submission, { emailSuggestion: typedSuggestion(formData) });
   const input = registerInput(post, submission.value as Partial<ReturnType<typeof registrationForm.parse>>);
   const result = await callApi(register, { input }, { request: args.request, context: args.context });
-  if (!result.ok) return formResult(submission, { notice: apiFailureMessage(result.error) });
+  if (!result.ok) return formResult(submission, { notice: apiFailureMessage(result.error), emailSuggestion: typedSuggestion(formData) });
   const payload = result.data.register;
   // `register` checked the code itself and returns its refusal as data.
   await denyRefusedCode({ request: args.request, context: args.context }, codeErrorsIn(payload.userErrors), post.invitation, post.referrer, input.email);
   if (!payload.outcome) {
     const { fieldErrors } = groupFieldErrors(payload.userErrors);
-    return formResult(submission, { fieldErrors, ...(Object.keys(fieldErrors).length ? {} : { notice: { id: 'error.generic' } }) });
+    return formResult(submission, {
+      fieldErrors,
+      ...(Object.keys(fieldErrors).length ? {} : { notice: { id: 'error.generic' } }),
+      emailSuggestion: payload.emailSuggestion,
+    });
   }
   const cookie = await post.save({
     ...registeredFlow(post, input, payload.memberId ?? undefined, payload.outcome),

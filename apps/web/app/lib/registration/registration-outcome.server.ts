@@ -17,11 +17,16 @@ interface Replyable {
 }
 
 /** A registration form's answer that stays on the form: Conform's result (with the API's field errors) and a notice above it. */
-export function formResult(submission: Replyable, options: { fieldErrors?: Record<string, string[]>; notice?: Notice } = {}) {
+export function formResult(
+  submission: Replyable,
+  options: { fieldErrors?: Record<string, string[]>; notice?: Notice; emailSuggestion?: string | null } = {},
+) {
   return {
     kind: 'form' as const,
     result: submission.reply(options.fieldErrors ? { fieldErrors: options.fieldErrors } : undefined),
     notice: options.notice,
+    /** "Did you mean …?" for the address sent (issue 24 §3): the API's, or the same rules' when the form never reached it. */
+    emailSuggestion: options.emailSuggestion ?? null,
   };
 }
 
