@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiSection } from './lib/api-section.mjs';
+import { clusterSection } from './lib/cluster-section.mjs';
 import { load, warmUp } from './lib/load.mjs';
 import { ensureBuild, startProduct } from './lib/product.mjs';
 import { registerOpenLoopSection } from './lib/open-loop-section.mjs';
@@ -30,7 +31,7 @@ import { weightSection } from './lib/weight-section.mjs';
  * which the product's worker would be sending during any later measurement.
  * @type {import('./lib/sections.mjs').Section[]}
  */
-const SECTIONS = [weightSection, ssrSection, sharedCacheSection, apiSection, registerSqliteSection, registerPostgresSection, registerOpenLoopSection];
+const SECTIONS = [weightSection, ssrSection, sharedCacheSection, apiSection, registerSqliteSection, registerPostgresSection, registerOpenLoopSection, clusterSection];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');

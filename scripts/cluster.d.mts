@@ -27,4 +27,4 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export function startCluster(options?: { webs?: number; apis?: number; env?: Record<string, string>; databaseUrl?: string }): Promise<Cluster>;
+export function startCluster(options?: { webs?: number; apis?: number; env?: Record<string, string>; databaseUrl?: string; onStop?: (stop: () => Promise<void>) => void }): Promise<Cluster>;

@@ -64,31 +64,32 @@ function node(args, env) {
 }
 
 /**
- * Starts the topology. `env`: more environment for every instance (SMTP_URL, rate limits…).
- * @param {{ webs?: number, apis?: number, env?: Record<string, string>, databaseUrl?: string }} [options]
+ * Starts the topology. `env`: more environment for every instance (SMTP_URL, rate limits…);
+ * `onStop`: given the function that stops whatever was started, at once (a caller that gives up
+ * waiting can still clean up).
+ * @param {{ webs?: number, apis?: number, env?: Record<string, string>, databaseUrl?: string, onStop?: (stop: () => Promise<void>) => void }} [options]
  */
-export async function startCluster({ webs = 2, apis = 2, env = {}, databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' } = {}) {
+export async function startCluster({ webs = 2, apis = 2, env = {}, databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', onStop } = {}) {
   const database = `velvet_cluster_${randomBytes(4).toString('hex')}`;
   const admin = new URL(databaseUrl);
   const direct = new URL(databaseUrl);
   direct.pathname = `/${database}`;
+  /** @type {(() => Promise<unknown>)[]} */
+  const cleanups = [];
+  const stop = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+  };
+  onStop?.(stop);
   const adminClient = new pg.Client({ connectionString: databaseUrl });
   await adminClient.connect();
   await adminClient.query(`create database ${database}`);
   await adminClient.end();
-
-  /** @type {(() => Promise<unknown>)[]} */
-  const cleanups = [
-    async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${database} with (force)`);
-      await client.end();
-    },
-  ];
-  const stop = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  };
+  cleanups.push(async () => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`drop database if exists ${database} with (force)`);
+    await client.end();
+  });
   try {
     const port = () => freePort();
     const [nginxPort, webLb, apiLb, apiInternal, workerPort, redisPort, pgbouncerPort] = [await port(), await port(), await port(), await port(), await port(), await port(), await port()];

@@ -2,7 +2,7 @@
 interface Engine {
   /** Starts it again on the same port and files (after stop or kill). */
   start(): Promise<void>;
-  /** Ends it gracefully. */
+  /** Ends it: SIGTERM (nginx: SIGQUIT, graceful). */
   stop(): Promise<void>;
   /** Ends it with SIGKILL. */
   kill(): Promise<void>;

@@ -5,8 +5,8 @@
  * Debian's packages. Used by the shared-cache tests, the cluster test and the bench.
  *
  * Each starter runs its engine in the foreground as a child of this process and resolves once
- * the engine answers; `stop()` ends it gracefully, `kill()` with SIGKILL, `start()` again on the
- * same port and files (a restart).
+ * the engine answers; `stop()` ends it (SIGTERM; nginx SIGQUIT), `kill()` with SIGKILL, `start()`
+ * again on the same port and files (a restart).
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -86,8 +86,8 @@ async function foreground(spec) {
   await start();
   return {
     start,
-    /** Gracefully (each engine's own signal for it). */
-    stop: () => end(spec.name === 'nginx' ? 'SIGQUIT' : spec.name === 'haproxy' ? 'SIGUSR1' : 'SIGTERM'),
+    /** nginx gracefully (SIGQUIT: kept connections finish); the others at once, as a crash or a restart would. */
+    stop: () => end(spec.name === 'nginx' ? 'SIGQUIT' : 'SIGTERM'),
     kill: () => end('SIGKILL'),
   };
 }
@@ -137,8 +137,8 @@ export async function startHaproxy({ webListen, apiListen, apiInternalListen, we
     { WEB_ORIGIN: webOrigins, API_ORIGIN: apiOrigins },
   );
   // Each origin's `server` line needs a name of its own: web1, web2… (the template's one line per origin).
-  let n = 0;
-  writeFileSync(file, filled.replace(/^(\s*server (web|api)) /gm, (_, line) => `${line}${(n = n + 1)} `));
+  const counts = { web: 0, api: 0 };
+  writeFileSync(file, filled.replace(/^(\s*server (web|api)) /gm, (_, line, backend) => `${line}${(counts[backend] += 1)} `));
   const engine = await foreground({ name: 'haproxy', command: process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy', args: ['-W', '-db', '-f', file], ...hostPort(webListen), stateDir: dir, stdio });
   return { ...engine, stateDir: dir, webUrl: `http://${webListen}`, apiUrl: `http://${apiListen}`, apiInternalUrl: `http://${apiInternalListen}` };
 }
