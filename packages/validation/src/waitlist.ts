@@ -49,8 +49,8 @@ export function listSearch(raw: { search?: string | null; day?: string | null })
 export const DECLINE_REASON_LANGUAGES = ['en', 'de', 'fr', 'it', 'nl', 'pl', 'sv'] as const;
 const REASON_TEXT_MAX = 600;
 /** The cool-down's bounds, in days, before a declined applicant may apply again (issue 24 §1). */
-export const COOLDOWN_MIN_DAYS = 1;
-export const COOLDOWN_MAX_DAYS = 730;
+const COOLDOWN_MIN_DAYS = 1;
+const COOLDOWN_MAX_DAYS = 730;
 
 const reasonText = z
   .string({ error: 'admin.decline.reason.textMissing' })

@@ -33,7 +33,7 @@ const DAY_MS = 86_400_000;
 const DECLINE_LOBBY_LINK_DAYS = 30;
 
 type ReasonLanguage = (typeof DECLINE_REASON_LANGUAGES)[number];
-export type ReasonTexts = Record<ReasonLanguage, string>;
+type ReasonTexts = Record<ReasonLanguage, string>;
 
 export interface DeclineReason {
   id: string;

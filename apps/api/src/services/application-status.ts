@@ -22,9 +22,9 @@ import { sealForOutbox } from '../mail/outbox.ts';
 
 const DAY_MS = 86_400_000;
 /** The window the pace is measured over. */
-export const PACE_WINDOW_DAYS = 30;
+const PACE_WINDOW_DAYS = 30;
 /** Fewer decisions than this in the window: no estimate. */
-export const MIN_DECISIONS = 3;
+const MIN_DECISIONS = 3;
 
 /**
  * Inside the caller's transaction: a new status reference for `kind`/`targetId`; returns it
@@ -46,7 +46,7 @@ export async function dropStatusReferences(trx: Kysely<Database>, kind: StatusKi
   await trx.deleteFrom('status_references').where('kind', '=', kind).where('target_id', '=', targetId).execute();
 }
 
-export type StandingState = 'RECEIVED' | 'WAITING' | 'INVITED' | 'DECLINED';
+type StandingState = 'RECEIVED' | 'WAITING' | 'INVITED' | 'DECLINED';
 
 export interface Standing {
   state: StandingState;
@@ -70,7 +70,7 @@ export interface Standing {
 const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) => Number((await query.executeTakeFirstOrThrow()).n);
 
 /** The expected wait in days for `ahead` people (the person included), at the pace of `decided` decisions in the window; null below MIN_DECISIONS. */
-export function expectedWaitDays(ahead: number, decided: number): number | null {
+function expectedWaitDays(ahead: number, decided: number): number | null {
   if (decided < MIN_DECISIONS) return null;
   return Math.max(1, Math.ceil(ahead / (decided / PACE_WINDOW_DAYS)));
 }

@@ -25,7 +25,7 @@ export interface HistoryEntryView {
 }
 
 /** The reason in the console's language when it is one of the seven, else English. */
-export function reasonText(reason: DeclineReasonView, locale: string): string {
+function reasonText(reason: DeclineReasonView, locale: string): string {
   return (DECLINE_REASON_LANGUAGES as readonly string[]).includes(locale) ? reason.texts[locale as ReasonLanguage] : reason.texts.en;
 }
 
@@ -35,7 +35,7 @@ export function DeclineControls({ formId, reasons }: { formId: string; reasons: 
   const { locale } = useIntl();
   const busy = useSubmitting('decline');
   return (
-    <div className="flex flex-wrap items-end gap-4">
+    <div className="flex w-full flex-wrap items-end gap-4 border-t border-paper/20 pt-4">
       <div>
         <label htmlFor="decline-reason" className="eyebrow block text-paper/80">{t('admin.decline.reason')}</label>
         <select id="decline-reason" name="reasonId" form={formId} defaultValue="" className="field-input mt-2 max-w-md">

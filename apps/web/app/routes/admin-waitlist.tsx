@@ -256,7 +256,7 @@ function Table({ list, rows, canManage, reasons }: { list: Exclude<List, 'reason
   return (
     <>
       {canManage && (
-        <Form method="post" id="invite-form" className="mt-10 flex flex-wrap items-end gap-4">
+        <Form method="post" id="invite-form" className="mt-10 flex flex-wrap items-center gap-4">
           <input type="hidden" name="list" value={list} />
           <button type="submit" name="intent" value="invite" className="btn-inverse" disabled={busy} aria-busy={busy}>
             {t(busy ? 'admin.waitlist.inviting' : `${ns}.inviteSelected`)}
