@@ -87,6 +87,48 @@ test.describe('as an operator (desktop)', () => {
   });
 });
 
+test.describe('as the owner (desktop)', () => {
+  test.use({ locale: 'en-GB', viewport: { width: 1440, height: 1000 } });
+
+  test('writes a new decline reason in the seven languages and sets the cool-down', async ({ page }, testInfo) => {
+    const owner = await newAdmin('owner');
+    await signInToConsole(page, 'en', owner, '/admin/waitlist');
+    await page.getByRole('link', { name: text('en', 'admin.decline.tab') }).click();
+    await expect(page.getByRole('heading', { name: text('en', 'admin.decline.reasons.title') })).toBeVisible();
+
+    const tag = randomBytes(3).toString('hex');
+    const form = page.getByRole('form', { name: text('en', 'admin.decline.reasons.new') });
+    const texts: Record<string, string> = {
+      en: `We are pausing new memberships for a short while (${tag}).`,
+      de: `Wir nehmen für kurze Zeit keine neuen Mitglieder auf (${tag}).`,
+      fr: `Nous suspendons brièvement les nouvelles adhésions (${tag}).`,
+      it: `Sospendiamo per poco tempo le nuove adesioni (${tag}).`,
+      nl: `We nemen korte tijd geen nieuwe leden aan (${tag}).`,
+      pl: `Na krótko wstrzymujemy przyjmowanie nowych członków (${tag}).`,
+      sv: `Vi tar tillfälligt inte emot nya medlemmar (${tag}).`,
+    };
+    // One language left empty: the server refuses, and says what is missing.
+    for (const [language, value] of Object.entries(texts)) {
+      if (language !== 'sv') await form.getByLabel(new Intl.DisplayNames(['en'], { type: 'language' }).of(language)!, { exact: true }).fill(value);
+    }
+    await form.locator('textarea[name="sv"]').evaluate((el) => el.removeAttribute('required'));
+    await form.getByRole('button', { name: text('en', 'admin.decline.reasons.add') }).click();
+    await expect(page.getByRole('alert')).toHaveText(text('en', 'admin.decline.reason.textMissing'));
+    await form.getByLabel('Swedish', { exact: true }).fill(texts.sv!);
+    await form.getByRole('button', { name: text('en', 'admin.decline.reasons.add') }).click();
+    await expect(page.getByRole('status')).toHaveText(text('en', 'admin.decline.reasons.saved'));
+    // Listed with the others, and the new-reason form is empty again for the next one.
+    await expect(page.locator('textarea', { hasText: texts.pl! })).toHaveCount(1);
+    await expect(form.getByLabel('Polish', { exact: true })).toHaveValue('');
+
+    await page.getByLabel(text('en', 'admin.decline.cooldown.label')).fill('90');
+    await page.getByRole('button', { name: text('en', 'admin.decline.cooldown.save') }).click();
+    await expect(page.getByRole('status')).toHaveText(text('en', 'admin.decline.cooldown.saved'));
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath('decline-reasons-owner-1440.png'), fullPage: true });
+  });
+});
+
 test.describe('as a German applicant on a phone', () => {
   test.use({ locale: 'de-DE', timezoneId: 'Europe/Berlin', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 

@@ -9,20 +9,17 @@
 import { randomUUID } from 'node:crypto';
 import type { KyselyPlugin } from 'kysely';
 import { signLobbyToken } from '@velvet/tokens/signed-token';
-import type { AdminRole } from '@velvet/validation/admin';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/connect.ts';
 import { privacySubject } from '../src/domain/privacy-subject.ts';
 import { renderOutboxEmail } from '../src/mail/email-templates.ts';
 import { declineApplicants } from '../src/services/application-decisions.ts';
-import { createAdminUser } from '../src/services/create-admin-user.ts';
+import { adminCalls } from './support/admin-calls.ts';
 import { ENGINES, engineApi } from './support/engines.ts';
 import { TEST_SECRET } from './support/env.ts';
 import { graphql } from './support/graphql.ts';
 import { uniqueEmail } from './support/registration.ts';
 
-const PASSWORD = 'correct horse battery staple';
-const LOGIN = 'mutation l($email: String!, $password: String!) { adminLogin(email: $email, password: $password) { token } }';
 const APPLY = 'mutation a($email: String!, $language: String) { applyForMembership(email: $email, language: $language) { accepted reapplyAfter userErrors { code } } }';
 const JOIN = 'mutation j($token: String!, $language: String) { joinWaitlist(token: $token, language: $language) { outcome } }';
 const DECLINE = 'mutation d($ids: [String!]!, $reasonId: String!) { applicantsDecline(ids: $ids, reasonId: $reasonId) { declined userErrors { code field messageId } } }';
@@ -37,16 +34,7 @@ const TEXTS = { en: 'Text', de: 'Text', fr: 'Texte', it: 'Testo', nl: 'Tekst', p
 
 describe.each(ENGINES)('declining applicants and the status link on %s', (engine) => {
   const { database, api } = engineApi(engine);
-  const call = <T = Record<string, unknown>>(query: string, token: string | null, variables: Record<string, unknown> = {}) =>
-    graphql<T>(api.yoga, query, { variables, headers: token ? { authorization: `Bearer ${token}` } : {} }).then((r) => r.body);
-
-  async function signedIn(role: AdminRole) {
-    const email = `${role}-${randomUUID()}@example.test`;
-    const created = await createAdminUser(database.db, { email, password: PASSWORD, role });
-    if (!created.ok) throw new Error(created.errors.join());
-    const token = (await call<{ adminLogin: { token: string } }>(LOGIN, null, { email, password: PASSWORD })).data!.adminLogin.token;
-    return { email, token };
-  }
+  const { call, signedIn } = adminCalls(api, database);
 
   const apply = (email: string, language = 'de') => call<{ applyForMembership: { accepted: boolean; reapplyAfter: string | null } }>(APPLY, null, { email, language });
   const applicationId = async (email: string) =>
@@ -176,7 +164,7 @@ describe.each(ENGINES)('declining applicants and the status link on %s', (engine
     const owner = await signedIn('owner');
     const missing = await call<{ declineReasonSave: { userErrors: { code: string; field: string }[] } }>(SAVE_REASON, owner.token, { input: { ...TEXTS, pl: '  ' } });
     expect(missing.data!.declineReasonSave.userErrors).toEqual([{ code: 'INVALID_FIELD', field: 'pl', messageId: 'admin.decline.reason.textMissing' }]);
-    const added = await call<{ declineReasonSave: { reason: { id: string; position: number } } }>(SAVE_REASON, owner.token, { input: { ...TEXTS, de: 'Neuer Grund' } });
+    const added = await call<{ declineReasonSave: { reason: { id: string; position: number } } }>(SAVE_REASON, owner.token, { input: { ...TEXTS, id: null, de: 'Neuer Grund' } });
     expect(added.data!.declineReasonSave.reason.position).toBeGreaterThan(3);
     const badDays = await call<{ applicationCooldownSet: { userErrors: { code: string }[] } }>(COOLDOWN, owner.token, { days: 0 });
     expect(badDays.data!.applicationCooldownSet.userErrors[0]?.code).toBe('INVALID_FIELD');

@@ -60,7 +60,7 @@ const reasonText = z
 
 /** The owner's decline reason: one text in each of the seven languages; a new one has no id yet. */
 export const declineReasonForm = z.object({
-  id: z.string().trim().max(64).optional(),
+  id: z.string().trim().max(64).nullish(),
   ...(Object.fromEntries(DECLINE_REASON_LANGUAGES.map((language) => [language, reasonText])) as Record<(typeof DECLINE_REASON_LANGUAGES)[number], typeof reasonText>),
 });
 

@@ -115,7 +115,7 @@ export function DeclineReasons({
         </ol>
         {canConfigure && (
           <div className="mt-10 border-t border-line pt-8">
-            <ReasonForm reason={null} label={t('admin.decline.reasons.new')} canConfigure />
+            <ReasonForm key={`new-${reasons.length}`} reason={null} label={t('admin.decline.reasons.new')} canConfigure />
           </div>
         )}
       </section>
