@@ -36,6 +36,7 @@ const TITLES: Record<(typeof SCREENS)[number]['name'], string> = {
   'email-pending-complete': 'meta.emailPendingComplete.title',
   'social-registration-second-step': 'meta.socialSecondStep.title',
   'waitlist-leave': 'meta.waitlistLeave.title',
+  'application-status': 'meta.applicationStatus.title',
   landing: 'meta.landing.title',
 };
 

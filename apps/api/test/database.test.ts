@@ -36,6 +36,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
       // The tables each migration creates (and, undone, brings back), newest first: undoing it
       // takes exactly those away.
       const createdBy: { created: string[]; restored?: string[] }[] = [
+        { created: ['application_declines', 'application_settings', 'decline_reasons', 'status_references'] },
         { created: [] }, // 0018-waitlist-leave-reference: a column and an index only
         { created: ['code_signal_networks'] },
         { created: [] }, // 0016-outbox-inviter-name: a rewrite of stored payloads only
@@ -79,12 +80,15 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'admin_sessions',
         'admin_users',
         'admission_capacity',
+        'application_declines',
+        'application_settings',
         'audit_log',
         'code_signal_counts',
         'code_signal_networks',
         'code_signal_sources',
         'consent_records',
         'consents',
+        'decline_reasons',
         'email_outbox',
         'feature_overrides',
         'feature_revision',
@@ -98,6 +102,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'membership_applications',
         'privacy_erasures',
         'registration_codes',
+        'status_references',
         'waitlist_entries',
         'waitlist_releases',
         'welcome_vouchers',

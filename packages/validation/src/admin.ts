@@ -66,6 +66,8 @@ export const ADMIN_PERMISSIONS = {
   'audit.read': ['owner', 'privacy'],
   /** Create admins, change their roles, disable them, require a second factor for everyone. */
   'admins.manage': ['owner'],
+  /** Write the decline reasons (seven languages) and set the cool-down before a declined applicant may apply again (issue 24 §1). */
+  'decisions.configure': ['owner'],
 } as const satisfies Record<string, readonly AdminRole[]>;
 export type AdminPermission = keyof typeof ADMIN_PERMISSIONS;
 
@@ -128,6 +130,9 @@ export const AUDIT_ACTIONS = [
   'waitlist.admitted',
   'waitlist.capacity-changed',
   'applicants.selected',
+  'applicants.declined',
+  'applicants.reason-saved',
+  'applicants.cooldown-changed',
   'outbox.retried',
   'feature.set',
   'feature.reset',

@@ -48,6 +48,7 @@ const OTHER_CODES = {
   ENTRY_NOT_FOUND: 'No such waiting-list entry or application.',
   ALREADY_INVITED: 'Invited (or selected) already: nothing was sent again.',
   ALREADY_MEMBER: 'An active member has this address already: no invitation needed.',
+  REASON_NOT_FOUND: 'No such decline reason.',
   NOBODY_WAITING: 'Nobody on the waiting list is left to invite.',
   OUTBOX_NOT_FOUND: 'No such email in the outbox.',
   OUTBOX_NOT_RETRYABLE: 'The email was sent already, or is being sent right now: it is not sent again.',

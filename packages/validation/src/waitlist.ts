@@ -44,3 +44,31 @@ export function listSearch(raw: { search?: string | null; day?: string | null })
   const day = raw.day && DAY.test(raw.day) && !Number.isNaN(Date.parse(`${raw.day}T00:00:00Z`)) ? raw.day : null;
   return { prefix, day };
 }
+
+/** The languages a decline reason is written in (the seven of the site; the same list as @velvet/i18n's LOCALES). */
+export const DECLINE_REASON_LANGUAGES = ['en', 'de', 'fr', 'it', 'nl', 'pl', 'sv'] as const;
+const REASON_TEXT_MAX = 600;
+/** The cool-down's bounds, in days, before a declined applicant may apply again (issue 24 §1). */
+const COOLDOWN_MIN_DAYS = 1;
+const COOLDOWN_MAX_DAYS = 730;
+
+const reasonText = z
+  .string({ error: 'admin.decline.reason.textMissing' })
+  .trim()
+  .min(1, { error: 'admin.decline.reason.textMissing' })
+  .max(REASON_TEXT_MAX, { error: 'admin.decline.reason.textTooLong' });
+
+/** The owner's decline reason: one text in each of the seven languages; a new one has no id yet. */
+export const declineReasonForm = z.object({
+  id: z.string().trim().max(64).nullish(),
+  ...(Object.fromEntries(DECLINE_REASON_LANGUAGES.map((language) => [language, reasonText])) as Record<(typeof DECLINE_REASON_LANGUAGES)[number], typeof reasonText>),
+});
+
+/** Declining ticked applicants: the selection, and the reason the email gives. */
+export const declineSelectionForm = invitationSelectionForm.extend({
+  reasonId: z.string({ error: 'admin.decline.reasonMissing' }).trim().min(1, { error: 'admin.decline.reasonMissing' }).max(64, { error: 'admin.decline.reasonMissing' }),
+});
+
+export const cooldownForm = z.object({
+  days: wholeNumber(COOLDOWN_MAX_DAYS, COOLDOWN_MIN_DAYS, 'admin.decline.cooldown.invalid'),
+});

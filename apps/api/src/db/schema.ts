@@ -257,6 +257,49 @@ interface AdmissionCapacityTable {
   updated_at: Timestamp;
 }
 
+/** A reason an operator declines an applicant with (issue 24 §1, ADR 063): the owner's text in each language. */
+interface DeclineReasonsTable {
+  id: string;
+  position: number;
+  /** JSON: one text per language of the site. */
+  texts: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One row: the cool-down before a declined address may apply again. */
+interface ApplicationSettingsTable {
+  id: number;
+  cooldown_days: number;
+  updated_at: Timestamp;
+}
+
+/** A declined application, kept without its address (ADR 063). */
+interface ApplicationDeclinesTable {
+  id: string;
+  /** The address's pseudonym (domain/privacy-subject.ts, ADR 048). */
+  subject: string;
+  language: string;
+  country: string | null;
+  applied_at: Timestamp;
+  declined_at: Timestamp;
+  reason_id: string;
+  decided_by_admin_id: string | null;
+  decided_by_email: string | null;
+  /** From then on the address may apply again. */
+  reapply_after: Timestamp;
+}
+
+export type StatusKind = 'application' | 'waitlist' | 'decline';
+
+/** The hash of a status link's reference and what it points at (ADR 063). */
+interface StatusReferencesTable {
+  hash: string;
+  kind: StatusKind;
+  target_id: string;
+  created_at: Timestamp;
+}
+
 /** An application for membership (spec §2 membership interest): an address, nothing more. */
 interface MembershipApplicationsTable {
   id: string;
@@ -411,6 +454,10 @@ export interface Database {
   legal_documents_revision: LegalDocumentsRevisionTable;
   waitlist_releases: WaitlistReleasesTable;
   admission_capacity: AdmissionCapacityTable;
+  decline_reasons: DeclineReasonsTable;
+  application_settings: ApplicationSettingsTable;
+  application_declines: ApplicationDeclinesTable;
+  status_references: StatusReferencesTable;
 }
 
 /**

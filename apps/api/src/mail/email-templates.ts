@@ -11,10 +11,11 @@ import type { z } from 'zod';
 import type { EmailOutboxRow } from '../db/schema.ts';
 import { signValidityTimestamp } from '../domain/registration-link.ts';
 import type { RenderedEmail } from './intl.ts';
-import { activationUrl, invitationUrl, lobbyUrl, waitlistLeaveUrl } from './links.ts';
+import { activationUrl, invitationUrl, lobbyUrl, statusUrl, waitlistLeaveUrl } from './links.ts';
 import { OUTBOX_PAYLOADS, unsealFromOutbox } from './outbox.ts';
 import type { EmailPayload, EmailTemplate } from './outbox.ts';
 import { renderActivationEmail } from './templates/activation-email.tsx';
+import { renderApplicationDeclinedEmail } from './templates/application-declined-email.tsx';
 import { renderApplicationReceivedEmail } from './templates/application-received-email.tsx';
 import { renderInvitationEmail } from './templates/invitation-email.tsx';
 import { renderLobbyEmail } from './templates/lobby-email.tsx';
@@ -35,7 +36,12 @@ interface EmailTemplateEntry<P> {
   payload: z.ZodType<P>;
   /** The address on the site the email links to; null for an email that links only to the shop, or nowhere. */
   url(payload: P, context: EmailLinkContext): string | null;
-  render(payload: P, locale: Locale, url: string | null): Promise<RenderedEmail>;
+  render(payload: P, locale: Locale, url: string | null, context: EmailLinkContext): Promise<RenderedEmail>;
+}
+
+/** The status link of a payload that carries its sealed reference (ADR 063); null for a row queued before. */
+function statusLink(payload: { sealedStatusReference?: string | undefined }, { publicUrl, secret, locale }: EmailLinkContext): string | null {
+  return payload.sealedStatusReference ? statusUrl(publicUrl, locale, unsealFromOutbox(payload.sealedStatusReference, secret)) : null;
 }
 
 /** The link of an email that has one (its `url` never answers null). */
@@ -73,13 +79,26 @@ const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T
   },
   'application-received': {
     payload: OUTBOX_PAYLOADS['application-received'],
-    url: () => null,
-    render: (_payload, locale) => renderApplicationReceivedEmail({ locale }),
+    url: (payload, context) => statusLink(payload, context),
+    render: (_payload, locale, url) => renderApplicationReceivedEmail({ locale, statusUrl: url }),
+  },
+  'application-declined': {
+    payload: OUTBOX_PAYLOADS['application-declined'],
+    url: (payload, context) => lobbyUrl(context.publicUrl, context.locale, unsealFromOutbox(payload.sealedLobbyToken, context.secret)),
+    render: (payload, locale, url, context) =>
+      renderApplicationDeclinedEmail({
+        locale,
+        reason: payload.reason,
+        reapplyAfter: new Date(payload.reapplyAfter),
+        lobbyUrl: linked(url),
+        lobbyExpiresAt: new Date(payload.lobbyExpiresAt),
+        statusUrl: linked(statusLink(payload, context)),
+      }),
   },
   'waitlist-joined': {
     payload: OUTBOX_PAYLOADS['waitlist-joined'],
     url: (payload, { publicUrl, secret, locale }) => waitlistLeaveUrl(publicUrl, locale, unsealFromOutbox(payload.sealedLeaveReference, secret)),
-    render: (_payload, locale, url) => renderWaitlistJoinedEmail({ locale, leaveUrl: linked(url) }),
+    render: (payload, locale, url, context) => renderWaitlistJoinedEmail({ locale, leaveUrl: linked(url), statusUrl: statusLink(payload, context) }),
   },
   welcome: {
     payload: OUTBOX_PAYLOADS.welcome,
@@ -97,5 +116,6 @@ export async function renderOutboxEmail(row: Pick<EmailOutboxRow, 'template' | '
   const entry: EmailTemplateEntry<unknown> = EMAIL_TEMPLATES[row.template];
   const locale = isLocale(row.locale) ? row.locale : 'en';
   const payload = entry.payload.parse(JSON.parse(row.payload));
-  return entry.render(payload, locale, entry.url(payload, { ...env, locale }));
+  const context = { ...env, locale };
+  return entry.render(payload, locale, entry.url(payload, context), context);
 }

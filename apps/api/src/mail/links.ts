@@ -30,3 +30,8 @@ export function lobbyUrl(publicUrl: string, locale: string, token: string): stri
 export function waitlistLeaveUrl(publicUrl: string, locale: string, reference: string): string {
   return siteUrl(publicUrl, localeOrEnglish(locale), '/waitlist/leave', { ref: reference });
 }
+
+/** The status page of `reference` (issue 24 §1, ADR 063): where an applicant or waitlister stands. */
+export function statusUrl(publicUrl: string, locale: string, reference: string): string {
+  return siteUrl(publicUrl, localeOrEnglish(locale), '/status', { ref: reference });
+}

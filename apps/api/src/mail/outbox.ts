@@ -34,13 +34,28 @@ export const OUTBOX_PAYLOADS = {
    * rendered, valid until `expiresAt`.
    */
   'private-link': z.object({ pausedCode: z.string(), linkCode: z.string(), firstName: z.string().nullable(), expiresAt: isoTime }),
-  /** "We received your application" (issue 22 §2, ADR 058): nothing but the address and language of the row. */
-  'application-received': z.object({}),
+  /**
+   * "We received your application" (issue 22 §2, ADR 058), and since issue 24 the sealed reference
+   * of its status link (ADR 063; rows queued before carry none and are sent without the link).
+   */
+  'application-received': z.object({ sealedStatusReference: z.string().optional() }),
   /**
    * "You are on the waiting list" (ADR 058): the sealed leave reference (128 random bits; the
-   * entry keeps its hash), which the email's "leave the list" link carries.
+   * entry keeps its hash), which the email's "leave the list" link carries, and the status link's (ADR 063).
    */
-  'waitlist-joined': z.object({ sealedLeaveReference: z.string() }),
+  'waitlist-joined': z.object({ sealedLeaveReference: z.string(), sealedStatusReference: z.string().optional() }),
+  /**
+   * The decline (issue 24 §1, ADR 063): the reason as the owner wrote it in the applicant's
+   * language when the decision was made, when the address may apply again, the sealed status
+   * reference, and the sealed lobby token of the "join the waiting list" link with its expiry.
+   */
+  'application-declined': z.object({
+    reason: z.string(),
+    reapplyAfter: isoTime,
+    sealedStatusReference: z.string(),
+    sealedLobbyToken: z.string(),
+    lobbyExpiresAt: isoTime,
+  }),
   /**
    * The welcome email after activation (ADR 058): the voucher exactly as the welcome page shows it.
    * Its code is not sealed: welcome_vouchers holds it in clear, and it buys a first-order discount

@@ -9,9 +9,11 @@ const ApplyForMembershipPayloadRef = builder.objectRef<ApplyForMembershipResult 
 ApplyForMembershipPayloadRef.implement({
   description:
     'accepted is true for every well-formed address — new, repeated or already a member — so the answer reveals nothing ' +
-    'about anyone; otherwise false with userErrors (field email).',
+    'about anyone; otherwise false with userErrors (field email), or false with reapplyAfter: the address was declined and ' +
+    'its cool-down lasts until then (issue 24 §1, ADR 063; nothing was written).',
   fields: (t) => ({
     accepted: t.exposeBoolean('accepted'),
+    reapplyAfter: t.string({ nullable: true, description: 'ISO 8601: declined, may apply again from then.', resolve: (r) => r.reapplyAfter ?? null }),
     userErrors: t.field({ type: [UserErrorRef], description: 'Empty on success.', resolve: (r) => userErrorsOf(r) }),
     emailSuggestion: t.string({ nullable: true, description: EMAIL_SUGGESTION_DESCRIPTION, resolve: (r) => r.emailSuggestion }),
   }),
@@ -35,7 +37,7 @@ builder.mutationField('applyForMembership', (t) =>
     resolve: async (_root, { email, language, country, proofOfWork }, ctx) => {
       await enforceRateLimit(ctx.limiters.publicForms, ctx.requestNetwork);
       const result = await applyForMembership(
-        { db: ctx.db, logger: ctx.logger, now: ctx.now, gate: ctx.signUpGate, mailDomains: ctx.mailDomains, outboxSignal: ctx.outboxSignal },
+        { db: ctx.db, secret: ctx.env.APP_SECRET, logger: ctx.logger, now: ctx.now, gate: ctx.signUpGate, mailDomains: ctx.mailDomains, outboxSignal: ctx.outboxSignal },
         { email, language, country, proofOfWork },
       );
       return withEmailSuggestion(result, email);

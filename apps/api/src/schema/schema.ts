@@ -9,6 +9,7 @@ import './admin-console.ts';
 import './admin-members.ts';
 import './admin-waitlist.ts';
 import './admin-ops.ts';
+import './application-decisions.ts';
 import './consent.ts';
 import './country.ts';
 import './funnel.ts';

@@ -5,7 +5,9 @@
  * only a malformed address is refused (validation.email / validation.emailTooLong), or one that
  * cannot receive mail (validation.disposableEmail / validation.emailDomain, ADR 042).
  * One application per address: a repeat changes nothing. A new one queues the "we received
- * your application" email (ADR 058), which goes to the address, never to whoever typed it.
+ * your application" email (ADR 058), which goes to the address, never to whoever typed it, with
+ * its status link (ADR 063). An address declined within the cool-down the owner set is told when
+ * it may apply again, and nothing is written (issue 24 §1, ADR 063).
  */
 import { randomUUID } from 'node:crypto';
 import { COUNTRIES } from '@velvet/i18n/locales';
@@ -19,14 +21,20 @@ import type { SignUpGate } from '../domain/sign-up-gate.ts';
 import type { FieldError } from './registration/outcomes.ts';
 import { enqueueEmail } from '../mail/outbox.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
+import { reapplyAfter } from './application-decisions.ts';
+import { issueStatusReference } from './application-status.ts';
 
 export interface ApplyForMembershipResult {
   accepted: boolean;
   fieldErrors: FieldError[];
+  /** Declined within the cool-down: from when the address may apply again (nothing was written). */
+  reapplyAfter?: string | null;
 }
 
 export interface ApplyForMembershipDeps {
   db: Db;
+  /** APP_SECRET: the pseudonym a decline is kept under, and the sealed status reference. */
+  secret: string;
   logger?: Logger;
   now?: Date;
   /** The public form's gate (proof of work, mailbox limit; ADR 041). */
@@ -58,15 +66,22 @@ export async function applyForMembership(
     return { accepted: true, fieldErrors: [] };
   }
   const now = deps.now ?? new Date();
+  // Asked after the gate, so finding out whether an address was declined costs a script its proof of work.
+  const until = await reapplyAfter(deps.db, parsed.data, deps.secret, now);
+  if (until) {
+    deps.logger?.info({}, 'membership interest: declined address within its cool-down');
+    return { accepted: false, fieldErrors: [], reapplyAfter: until };
+  }
   const at = now.toISOString();
   const language = languageOrDefault(input.language);
   // The application and its "we received it" email in one transaction (ADR 006, 058): a repeat
   // inserts nothing and so queues nothing — one confirmation per address.
   const newApplication = await deps.db.transaction().execute(async (trx) => {
+    const id = randomUUID();
     const inserted = await trx
       .insertInto('membership_applications')
       .values({
-        id: randomUUID(),
+        id,
         email: parsed.data,
         language,
         country: servedCountryOrNull(input.country),
@@ -79,7 +94,8 @@ export async function applyForMembership(
       .onConflict((oc) => oc.column('email').doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
-    await enqueueEmail(trx, { template: 'application-received', recipient: parsed.data, locale: language, payload: {} }, now);
+    const sealedStatusReference = await issueStatusReference(trx, 'application', id, deps.secret, now);
+    await enqueueEmail(trx, { template: 'application-received', recipient: parsed.data, locale: language, payload: { sealedStatusReference } }, now);
     return true;
   });
   if (newApplication) deps.outboxSignal?.notify();

@@ -15,6 +15,7 @@ import type { TokenErrorCode } from '@velvet/validation/user-errors';
 import { tokenErrorCode } from '../domain/token-errors.ts';
 import { REFERENCE_PATTERN, hashToken, randomReference } from '../lib/tokens.ts';
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
+import { dropStatusReferences, issueStatusReference } from './application-status.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
 
 type JoinWaitlistOutcome = 'JOINED' | 'ALREADY_ON_LIST';
@@ -59,11 +60,12 @@ export async function joinWaitlist(
   // inserts nothing and so queues nothing — one confirmation per address.
   const joined = await deps.db.transaction().execute(async (trx) => {
     const leaveReference = randomReference();
+    const id = randomUUID();
     // Joining is the consent the lobby's text asks for: consent_at is the same moment.
     const inserted = await trx
       .insertInto('waitlist_entries')
       .values({
-        id: randomUUID(),
+        id,
         email,
         language,
         joined_at: at,
@@ -76,7 +78,8 @@ export async function joinWaitlist(
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
     const sealedLeaveReference = sealForOutbox(leaveReference, deps.secret);
-    await enqueueEmail(trx, { template: 'waitlist-joined', recipient: email, locale: language, payload: { sealedLeaveReference } }, now);
+    const sealedStatusReference = await issueStatusReference(trx, 'waitlist', id, deps.secret, now);
+    await enqueueEmail(trx, { template: 'waitlist-joined', recipient: email, locale: language, payload: { sealedLeaveReference, sealedStatusReference } }, now);
     return true;
   });
   if (joined) deps.outboxSignal?.notify();
@@ -94,8 +97,14 @@ type LeaveWaitlistOutcome = 'LEFT' | 'NOT_FOUND';
 export async function leaveWaitlist(deps: { db: Db; logger?: Logger }, reference: string): Promise<{ outcome: LeaveWaitlistOutcome }> {
   const ref = reference.trim();
   if (!REFERENCE_PATTERN.test(ref)) return { outcome: 'NOT_FOUND' };
-  const deleted = await deps.db.deleteFrom('waitlist_entries').where('leave_hash', '=', hashToken(ref)).executeTakeFirst();
-  const left = Number(deleted.numDeletedRows) === 1;
+  // The entry and its status links (ADR 063) go together.
+  const left = await deps.db.transaction().execute(async (trx) => {
+    const entry = await trx.selectFrom('waitlist_entries').select('id').where('leave_hash', '=', hashToken(ref)).executeTakeFirst();
+    if (!entry) return false;
+    const deleted = await trx.deleteFrom('waitlist_entries').where('id', '=', entry.id).executeTakeFirst();
+    await dropStatusReferences(trx, 'waitlist', entry.id);
+    return Number(deleted.numDeletedRows) === 1;
+  });
   deps.logger?.info({ left }, left ? 'waitlist: left the list' : 'waitlist: leave link unknown');
   return { outcome: left ? 'LEFT' : 'NOT_FOUND' };
 }

@@ -24,6 +24,7 @@ import { forgetMailbox } from '../domain/sign-up-gate.ts';
 import { fail, ok } from '../lib/result.ts';
 import type { Result } from '../lib/result.ts';
 import type { RateLimiters } from '../rate-limit.ts';
+import { dropStatusReferences } from './application-status.ts';
 import { normalizedAddress, recordOf } from './look-up-member.ts';
 import type { HeldSubmission } from './registration/hold-registration.ts';
 
@@ -271,6 +272,11 @@ export async function erasePersonalData(deps: PrivacyDeps, actor: AuditActor, in
       }
     }
     await trx.deleteFrom('held_registrations').where('email', '=', email).execute();
+    // Their status links (ADR 063) go with the entry and the application.
+    for (const [table, kind] of [['waitlist_entries', 'waitlist'], ['membership_applications', 'application']] as const) {
+      const row = await trx.selectFrom(table).select('id').where('email', '=', email).executeTakeFirst();
+      if (row) await dropStatusReferences(trx, kind, row.id);
+    }
     await trx.deleteFrom('waitlist_entries').where('email', '=', email).execute();
     await trx.deleteFrom('membership_applications').where('email', '=', email).execute();
     await trx.deleteFrom('email_outbox').where('recipient', '=', email).execute();

@@ -16,11 +16,19 @@ import { localizedPath } from '../lib/i18n/i18n.ts';
 import { useSubmitting } from '../lib/forms/forms.ts';
 import { pageMeta } from '../lib/page/meta.ts';
 import { applicantsSelect, getApplicantsPage, getWaitlistPage, waitlistInvite, waitlistRelease, waitlistSetCapacity } from '../lib/admin/admin-waitlist-operations.ts';
+import { applicantsDecline, applicationCooldownSet, declineReasonSave, getApplicantHistory, getDecisionSettings } from '../lib/admin/admin-decision-operations.ts';
+import { ApplicantHistory, DeclineControls, DeclineReasons } from '../components/admin-decisions.tsx';
+import type { DeclineReasonView } from '../components/admin-decisions.tsx';
+import { DECLINE_REASON_LANGUAGES } from '@velvet/validation/waitlist';
 import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
 import { parseWithZod } from '../lib/forms/submission.server.ts';
 import { useT } from '../lib/page/use-root.ts';
 
-type List = 'waitlist' | 'applicants';
+type List = 'waitlist' | 'applicants' | 'reasons';
+const LISTS = ['waitlist', 'applicants', 'reasons'] as const;
+const LIST_TABS: Record<List, string> = { waitlist: 'admin.waitlist.tab', applicants: 'admin.applicants.tab', reasons: 'admin.decline.tab' };
+/** A whole address typed in the search: the applicants view then shows its history (ADR 063). */
+const WHOLE_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** One row of either list. */
 interface Row {
@@ -36,11 +44,13 @@ interface Row {
  * The waiting list and the applicants (ADR 047): search, page (on the server, 50 a page), tick
  * and invite; "invite the next N" with a confirmation and its progress while the emails are
  * queued; the daily admission capacity. Reading is every role's; the rest needs waitlist.manage.
+ * Applicants are declined with a reason, and a whole address searched shows its history; the
+ * reasons and the cool-down are a tab of their own, written by the owner (issue 24 §1, ADR 063).
  */
 export async function loader(args: Route.LoaderArgs) {
   const { email, token, session } = await requireAdmin(args);
   const search = new URL(args.request.url).searchParams;
-  const list: List = search.get('list') === 'applicants' ? 'applicants' : 'waitlist';
+  const list: List = (LISTS as readonly string[]).includes(search.get('list') ?? '') ? (search.get('list') as List) : 'waitlist';
   const statuses: readonly string[] = list === 'waitlist' ? WAITLIST_STATUSES : APPLICANT_STATUSES;
   const status = statuses.includes(search.get('status') ?? '') ? (search.get('status') as string) : statuses[0]!;
   const filter = {
@@ -50,7 +60,23 @@ export async function loader(args: Route.LoaderArgs) {
   };
   const after = search.get('after')?.slice(0, 600) || null;
   const call = { ...args, token };
-  const base = { email, permissions: session.permissions, canManage: session.permissions.includes('waitlist.manage'), list, filter, after };
+  const base = {
+    email,
+    permissions: session.permissions,
+    canManage: session.permissions.includes('waitlist.manage'),
+    canConfigure: session.permissions.includes('decisions.configure'),
+    list,
+    filter,
+    after,
+    reasons: [] as DeclineReasonView[],
+    cooldownDays: 0,
+    history: null as { email: string; entries: { kind: 'APPLIED' | 'SELECTED' | 'DECLINED'; at: string; reason: string | null; decidedBy: string | null; reapplyAfter: string | null }[] } | null,
+  };
+  if (list === 'reasons') {
+    const settings = await callApi(getDecisionSettings, {}, call);
+    if (!settings.ok) return { ...base, rows: null, nextCursor: null, admission: null, notice: apiFailureMessage(settings.error) };
+    return { ...base, reasons: settings.data.declineReasons, cooldownDays: settings.data.applicationCooldownDays, rows: null, nextCursor: null, admission: null, notice: null };
+  }
   if (list === 'waitlist') {
     const result = await callApi(getWaitlistPage, { ...filter, status: status.toUpperCase() as 'WAITING' | 'INVITED' | 'ALL', after }, call);
     if (!result.ok) return { ...base, rows: null, nextCursor: null, admission: null, notice: apiFailureMessage(result.error) };
@@ -58,10 +84,23 @@ export async function loader(args: Route.LoaderArgs) {
     const rows: Row[] = waitlist.entries.map((e) => ({ id: e.id, email: e.email, language: e.language, arrivedAt: e.joinedAt, doneAt: e.invitedAt, isMember: e.isMember }));
     return { ...base, rows, nextCursor: waitlist.nextCursor, admission: waitlistAdmission, notice: null };
   }
-  const result = await callApi(getApplicantsPage, { ...filter, status: status.toUpperCase() as 'OPEN' | 'SELECTED' | 'ALL', after }, call);
+  const wholeAddress = filter.search && WHOLE_ADDRESS.test(filter.search) ? filter.search.toLowerCase() : null;
+  const [result, settings, history] = await Promise.all([
+    callApi(getApplicantsPage, { ...filter, status: status.toUpperCase() as 'OPEN' | 'SELECTED' | 'ALL', after }, call),
+    callApi(getDecisionSettings, {}, call),
+    wholeAddress ? callApi(getApplicantHistory, { email: wholeAddress }, call) : null,
+  ]);
   if (!result.ok) return { ...base, rows: null, nextCursor: null, admission: null, notice: apiFailureMessage(result.error) };
   const rows: Row[] = result.data.applicants.entries.map((e) => ({ id: e.id, email: e.email, language: e.language, arrivedAt: e.appliedAt, doneAt: e.selectedAt, isMember: e.isMember }));
-  return { ...base, rows, nextCursor: result.data.applicants.nextCursor, admission: null, notice: null };
+  return {
+    ...base,
+    reasons: settings.ok ? settings.data.declineReasons : [],
+    history: wholeAddress && history?.ok ? { email: wholeAddress, entries: history.data.applicantHistory } : null,
+    rows,
+    nextCursor: result.data.applicants.nextCursor,
+    admission: null,
+    notice: null,
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -79,6 +118,36 @@ export async function action(args: Route.ActionArgs) {
     const invalid = payload.userErrors.find((e) => e.code === 'INVALID_FIELD');
     if (invalid) return notice({ id: invalid.messageId });
     return { kind: 'invited' as const, invited: payload.invited.length, refused: payload.userErrors.map((e) => e.messageId) };
+  }
+  if (intent === 'decline') {
+    const ids = formData.getAll('ids').filter((v): v is string => typeof v === 'string').slice(0, 101);
+    if (ids.length === 0) return notice({ id: 'admin.waitlist.selection.empty' });
+    const reasonId = String(formData.get('reasonId') ?? '');
+    if (!reasonId) return notice({ id: 'admin.decline.reasonMissing' });
+    const done = await callApi(applicantsDecline, { ids, reasonId }, call);
+    if (!done.ok) return notice(apiFailureMessage(done.error));
+    const payload = done.data.applicantsDecline;
+    const refusedAll = payload.userErrors.find((e) => e.code === 'INVALID_FIELD' || e.code === 'REASON_NOT_FOUND');
+    if (refusedAll) return notice({ id: refusedAll.messageId });
+    return { kind: 'declined' as const, declined: payload.declined.length, refused: payload.userErrors.map((e) => e.messageId) };
+  }
+  if (intent === 'reason') {
+    const texts = Object.fromEntries(DECLINE_REASON_LANGUAGES.map((language) => [language, String(formData.get(language) ?? '').slice(0, 2000)])) as Record<(typeof DECLINE_REASON_LANGUAGES)[number], string>;
+    const id = String(formData.get('id') ?? '') || null;
+    const done = await callApi(declineReasonSave, { input: { ...texts, id } }, call);
+    if (!done.ok) return notice(apiFailureMessage(done.error));
+    const [error] = done.data.declineReasonSave.userErrors;
+    if (error) return notice({ id: error.messageId, values: { language: error.field ?? '' } });
+    return { kind: 'saved' as const, message: 'admin.decline.reasons.saved' };
+  }
+  if (intent === 'cooldown') {
+    const days = Number(formData.get('days'));
+    if (!Number.isInteger(days)) return notice({ id: 'admin.decline.cooldown.invalid' });
+    const done = await callApi(applicationCooldownSet, { days }, call);
+    if (!done.ok) return notice(apiFailureMessage(done.error));
+    const [error] = done.data.applicationCooldownSet.userErrors;
+    if (error) return notice({ id: error.messageId });
+    return { kind: 'saved' as const, message: 'admin.decline.cooldown.saved' };
   }
   if (intent === 'capacity') {
     const submission = parseWithZod(formData, { schema: admissionCapacityForm });
@@ -119,22 +188,24 @@ export default function AdminWaitlist({ loaderData, actionData }: Route.Componen
       <p className="mt-4 max-w-2xl text-paper/80">{t('admin.waitlist.text')}</p>
       <nav aria-label={t('admin.waitlist.lists')} className="mt-8">
         <ul className="flex gap-6 border-b border-paper/20">
-          {(['waitlist', 'applicants'] as const).map((name) => (
+          {LISTS.map((name) => (
             <li key={name}>
               <Link
                 to={`?list=${name}`}
                 aria-current={list === name ? 'page' : undefined}
                 className="inline-block pb-3 text-paper underline-offset-8 hover:underline aria-[current=page]:underline aria-[current=page]:decoration-2"
               >
-                {t(name === 'waitlist' ? 'admin.waitlist.tab' : 'admin.applicants.tab')}
+                {t(LIST_TABS[name])}
               </Link>
             </li>
           ))}
         </ul>
       </nav>
       {notice && <p role="alert" className="mt-8 border-l-2 border-paper pl-4">{t(notice.id, notice.values)}</p>}
+      {actionData?.kind === 'saved' && <p role="status" className="mt-8 border-l-2 border-paper pl-4">{t(actionData.message)}</p>}
+      {list === 'reasons' && <DeclineReasons reasons={loaderData.reasons} cooldownDays={loaderData.cooldownDays} canConfigure={loaderData.canConfigure} />}
       {list === 'waitlist' && loaderData.admission && <Admission admission={loaderData.admission} canManage={canManage} actionData={actionData} />}
-      <Form method="get" key={`${list}:${JSON.stringify(filter)}`} className="mt-10 grid gap-6 bg-paper p-8 text-ink sm:grid-cols-4">
+      {list !== 'reasons' && <Form method="get" key={`${list}:${JSON.stringify(filter)}`} className="mt-10 grid gap-6 bg-paper p-8 text-ink sm:grid-cols-4">
         <input type="hidden" name="list" value={list} />
         <div className="sm:col-span-2">
           <label htmlFor="list-search" className="eyebrow block text-stone">{t('admin.waitlist.search')}</label>
@@ -153,14 +224,21 @@ export default function AdminWaitlist({ loaderData, actionData }: Route.Componen
           </select>
         </div>
         <button type="submit" className="btn-primary sm:col-span-4 sm:justify-self-start">{t('admin.waitlist.submitSearch')}</button>
-      </Form>
+      </Form>}
+      {loaderData.history && <ApplicantHistory email={loaderData.history.email} entries={loaderData.history.entries} />}
+      {actionData?.kind === 'declined' && (
+        <div role="status" className="mt-8 border-l-2 border-paper pl-4">
+          <p>{t('admin.decline.declined', { count: actionData.declined })}</p>
+          {actionData.refused.length > 0 && <p className="mt-2">{t('admin.waitlist.refusedSome', { count: actionData.refused.length })}</p>}
+        </div>
+      )}
       {actionData?.kind === 'invited' && (
         <div role="status" className="mt-8 border-l-2 border-paper pl-4">
           <p>{t('admin.waitlist.invited', { count: actionData.invited })}</p>
           {actionData.refused.length > 0 && <p className="mt-2">{t('admin.waitlist.refusedSome', { count: actionData.refused.length })}</p>}
         </div>
       )}
-      {rows && <Table list={list} rows={rows} canManage={canManage} />}
+      {rows && list !== 'reasons' && <Table list={list} rows={rows} canManage={canManage} reasons={loaderData.reasons} />}
       <div className="mt-8 flex flex-wrap gap-4">
         {loaderData.after && <Link to={query({})} className="btn-inverse border border-paper">{t('admin.waitlist.firstPage')}</Link>}
         {loaderData.nextCursor && <Link to={query({ after: loaderData.nextCursor })} className="btn-inverse border border-paper">{t('admin.waitlist.nextPage')}</Link>}
@@ -169,7 +247,7 @@ export default function AdminWaitlist({ loaderData, actionData }: Route.Componen
   );
 }
 
-function Table({ list, rows, canManage }: { list: List; rows: Row[]; canManage: boolean }) {
+function Table({ list, rows, canManage, reasons }: { list: Exclude<List, 'reasons'>; rows: Row[]; canManage: boolean; reasons: readonly DeclineReasonView[] }) {
   const t = useT();
   const intl = useIntl();
   const busy = useSubmitting('invite');
@@ -178,10 +256,9 @@ function Table({ list, rows, canManage }: { list: List; rows: Row[]; canManage: 
   return (
     <>
       {canManage && (
-        <Form method="post" id="invite-form" className="mt-10 flex flex-wrap gap-4">
-          <input type="hidden" name="intent" value="invite" />
+        <Form method="post" id="invite-form" className="mt-10 flex flex-wrap items-center gap-4">
           <input type="hidden" name="list" value={list} />
-          <button type="submit" className="btn-inverse" disabled={busy} aria-busy={busy}>
+          <button type="submit" name="intent" value="invite" className="btn-inverse" disabled={busy} aria-busy={busy}>
             {t(busy ? 'admin.waitlist.inviting' : `${ns}.inviteSelected`)}
           </button>
           <button
@@ -193,6 +270,7 @@ function Table({ list, rows, canManage }: { list: List; rows: Row[]; canManage: 
           >
             {t('admin.waitlist.tickAll')}
           </button>
+          {list === 'applicants' && reasons.length > 0 && <DeclineControls formId="invite-form" reasons={reasons} />}
         </Form>
       )}
       <AdminTable

@@ -51,7 +51,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     { request, context },
   );
   if (!result.ok) return { result: submission.reply(), notice: apiFailureMessage(result.error), emailSuggestion: typedSuggestion };
-  const { accepted, userErrors, emailSuggestion } = result.data.applyForMembership;
+  const { accepted, reapplyAfter, userErrors, emailSuggestion } = result.data.applyForMembership;
+  // Declined within the cool-down (ADR 063): told kindly from when, nothing was written.
+  if (reapplyAfter) return { result: submission.reply(), notice: { id: 'membershipInterestApply.coolDown', values: { date: Date.parse(reapplyAfter) } } as Notice, emailSuggestion };
   if (!accepted) {
     const { fieldErrors } = groupFieldErrors(userErrors);
     return { result: submission.reply({ fieldErrors }), notice: Object.keys(fieldErrors).length ? null : ({ id: 'error.generic' } as Notice), emailSuggestion };
@@ -76,7 +78,12 @@ export default function MembershipInterestApply({ loaderData, actionData }: Rout
     <div>
       <PageIntro inverse title={t('membershipInterestApply.title')} lead={t('membershipInterestApply.text')} />
       <Form method="post" {...getFormProps(form)} noValidate className="mt-10 space-y-6 bg-paper p-8 text-ink">
-        {actionData?.notice && <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(actionData.notice.id, actionData.notice.values)}</p>}
+        {actionData?.notice &&
+          (actionData.notice.id === 'membershipInterestApply.coolDown' ? (
+            <p role="status" className="border-l-2 border-ink pl-4 text-sm">{t(actionData.notice.id, actionData.notice.values)}</p>
+          ) : (
+            <p role="alert" className="border-l-2 border-alert pl-4 text-sm">{t(actionData.notice.id, actionData.notice.values)}</p>
+          ))}
         <div>
           <label htmlFor={fields.email.id} className="eyebrow block text-stone">{t('membershipInterestApply.email')}</label>
           <input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" inputMode="email" className="field-input mt-2" aria-describedby={describedBy(fields.email)} />

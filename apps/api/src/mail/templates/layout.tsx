@@ -29,6 +29,8 @@ export interface EmailTexts {
   brand: string;
   greeting: string;
   intro: string;
+  /** Paragraphs after the intro, in the intro's size (the decline's reason and the way on). */
+  paragraphs?: string[];
   /** A line set off before the button (the invitation's code). */
   highlight?: string;
   /** A gift set off in a frame before the button (the welcome voucher). */
@@ -39,8 +41,8 @@ export interface EmailTexts {
   linkHint?: string;
   /** Small print after the link, in order. */
   notes: string[];
-  /** A quieter way out after the small print (leave the waiting list): a sentence, then a short link. */
-  aside?: { text: string; label: string; url: string };
+  /** Quieter ways on after the small print (the status page, leaving the waiting list): each a sentence, then a short link. */
+  asides?: { text: string; label: string; url: string }[];
   tagline: string;
   reason: string;
 }
@@ -109,6 +111,11 @@ function EmailFrame({ locale, texts, actionUrl }: EmailFrameProps) {
             {texts.greeting}
           </Heading>
           <Text style={styles.text}>{texts.intro}</Text>
+          {texts.paragraphs?.map((paragraph) => (
+            <Text key={paragraph} style={styles.text}>
+              {paragraph}
+            </Text>
+          ))}
           {texts.highlight && <Text style={styles.code}>{texts.highlight}</Text>}
           {texts.voucher && <VoucherFrame voucher={texts.voucher} />}
           {texts.button && actionUrl && (
@@ -133,14 +140,14 @@ function EmailFrame({ locale, texts, actionUrl }: EmailFrameProps) {
               {note}
             </Text>
           ))}
-          {texts.aside && (
-            <Text style={styles.small}>
-              {texts.aside.text}{' '}
-              <Link href={texts.aside.url} style={styles.textLink}>
-                {texts.aside.label}
+          {texts.asides?.map((aside) => (
+            <Text key={aside.url} style={styles.small}>
+              {aside.text}{' '}
+              <Link href={aside.url} style={styles.textLink}>
+                {aside.label}
               </Link>
             </Text>
-          )}
+          ))}
           <Hr style={styles.rule} />
           <Text style={styles.footer}>{texts.tagline}</Text>
           <Text style={styles.footer}>{texts.reason}</Text>
@@ -183,11 +190,12 @@ export async function renderEmail(props: EmailFrameProps): Promise<RenderedEmail
   const text = [
     texts.greeting,
     texts.intro,
+    ...(texts.paragraphs ?? []),
     ...(texts.highlight ? [texts.highlight] : []),
     ...(texts.voucher ? [voucherText(texts.voucher, locale)] : []),
     ...(texts.button && actionUrl ? [`${texts.button}${labelColon(locale)}\n${actionUrl}`] : []),
     ...texts.notes,
-    ...(texts.aside ? [`${texts.aside.text}\n${texts.aside.url}`] : []),
+    ...(texts.asides ?? []).map((aside) => `${aside.text}\n${aside.url}`),
     '--',
     `${texts.tagline}\n${texts.reason}`,
     [...imprintLines(locale), `${t('footer.imprint')}${labelColon(locale)} ${SHOP_LINKS.imprint}`].join('\n'),

@@ -179,6 +179,21 @@ export const leaveWaitlist = operation(
 }`),
 );
 
+/** The status link of every applicant's and waitlister's email (issue 24 §1, ADR 063). */
+export const getApplicationStatus = operation(
+  'applicationStatus',
+  graphql(`query applicationStatus($reference: String!) {
+  applicationStatus(reference: $reference) { state onWaitlist since decidedAt expectedWaitDays reason reapplyAfter canWithdraw }
+}`),
+);
+
+export const withdrawByStatus = operation(
+  'withdrawByStatus',
+  graphql(`mutation withdrawByStatus($reference: String!) {
+  withdrawByStatus(reference: $reference) { outcome }
+}`),
+);
+
 /** The welcome voucher of the member a Bearer token names: for the verify-email page once the account is active (ADR 058). */
 export const getViewerWelcomeVoucher = operation(
   'viewerWelcomeVoucher',
@@ -211,7 +226,7 @@ export const lobbyToken = operation(
 export const applyForMembership = operation(
   'applyForMembership',
   graphql(`mutation applyForMembership($email: String!, $language: String, $country: String, $proofOfWork: String) {
-  applyForMembership(email: $email, language: $language, country: $country, proofOfWork: $proofOfWork) { accepted emailSuggestion userErrors { code field messageId } }
+  applyForMembership(email: $email, language: $language, country: $country, proofOfWork: $proofOfWork) { accepted emailSuggestion reapplyAfter userErrors { code field messageId } }
 }`),
 );
 
