@@ -47,13 +47,15 @@ test.describe('waiting list', () => {
     expect(mails.map((m) => m.subject)).toEqual([text('en', 'email.waitlistJoined.subject'), text('en', 'email.waitlistJoined.subject')]);
   });
 
-  test('refuses every token that is not a valid lobby token', async ({ page }) => {
+  test('refuses every token that is not a valid lobby link', async ({ page }) => {
     const email = uniqueEmail('bad-token');
     const expired = await signLobbyToken({ email }, secret(), 60, new Date(Date.now() - 3_600_000));
     const social = await signSocialToken({ email, emailVerified: true, provider: 'test', subject: 's' }, secret(), 600);
     const valid = new URL(await lobbyLink(email)).searchParams.get('token') ?? '';
     const tampered = `${valid.slice(0, -4)}AAAA`;
-    for (const query of ['', '?token=', `?token=${expired}`, `?token=${social}`, `?token=${tampered}`, '?token=not-a-token']) {
+    // A reference of the emailed link's shape that names no link (ADR 060) is refused the same way.
+    const unknownReference = '?token=AAAAAAAAAAAAAAAAAAAAAA';
+    for (const query of ['', '?token=', `?token=${expired}`, `?token=${social}`, `?token=${tampered}`, '?token=not-a-token', unknownReference]) {
       await page.goto(`/sv/lobby${query}`);
       await expect(page, query).toHaveURL(/\/sv\/registration\/deny\?reason=token$/);
       await expect(page.getByText(text('sv', 'deny.lead.token'))).toBeVisible();

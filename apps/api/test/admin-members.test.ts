@@ -292,7 +292,7 @@ describe.each(ENGINES)('member look-up and data protection on %s', (engine) => {
       .personalDataErase;
     expect(erased.userErrors).toEqual([]);
     expect(erased.erasure).toMatchObject({ reference, keptConsentProofs: 3, anonymisedInviter: true });
-    expect(JSON.parse(erased.erasure!.removed as string)).toEqual({ registrations: 1, heldRegistrations: 1, waitingList: 1, applications: 1, consentRecords: 1, activationLinks: 1, emails: 1 });
+    expect(JSON.parse(erased.erasure!.removed as string)).toEqual({ registrations: 1, heldRegistrations: 1, waitingList: 1, applications: 1, consentRecords: 1, activationLinks: 1, emails: 1, lobbyLinks: 0 });
 
     // Nothing is found by the address any more, in any table.
     expect((await lookup(privacy.token, person.email)).record).toBeNull();

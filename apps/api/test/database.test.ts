@@ -36,6 +36,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
       // The tables each migration creates (and, undone, brings back), newest first: undoing it
       // takes exactly those away.
       const createdBy: { created: string[]; restored?: string[] }[] = [
+        { created: ['lobby_links'] },
         { created: [] }, // 0018-waitlist-leave-reference: a column and an index only
         { created: ['code_signal_networks'] },
         { created: [] }, // 0016-outbox-inviter-name: a rewrite of stored payloads only
@@ -92,6 +93,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'held_registrations',
         'legal_documents',
         'legal_documents_revision',
+        'lobby_links',
         'member_preferences',
         'member_social_identities',
         'members',

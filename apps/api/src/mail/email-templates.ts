@@ -61,7 +61,8 @@ const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T
   },
   lobby: {
     payload: OUTBOX_PAYLOADS.lobby,
-    url: (payload, { publicUrl, secret, locale }) => lobbyUrl(publicUrl, locale, unsealFromOutbox(payload.sealedToken, secret)),
+    // The short reference (ADR 060); a row queued before it carries only the signed token.
+    url: (payload, { publicUrl, secret, locale }) => lobbyUrl(publicUrl, locale, unsealFromOutbox(payload.sealedReference ?? payload.sealedToken, secret)),
     render: (payload, locale, url) => renderLobbyEmail({ locale, lobbyUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
   },
   'private-link': {

@@ -17,6 +17,7 @@ import { auditLogPseudonymsMigration } from './0015-audit-log-pseudonyms.ts';
 import { outboxInviterNameMigration } from './0016-outbox-inviter-name.ts';
 import { codeSignalNetworksMigration } from './0017-code-signal-networks.ts';
 import { waitlistLeaveReferenceMigration } from './0018-waitlist-leave-reference.ts';
+import { lobbyLinkReferenceMigration } from './0019-lobby-link-reference.ts';
 
 /**
  * Every migration, by name, in order. A static object rather than a folder scan:
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0016-outbox-inviter-name': outboxInviterNameMigration,
   '0017-code-signal-networks': codeSignalNetworksMigration,
   '0018-waitlist-leave-reference': waitlistLeaveReferenceMigration,
+  '0019-lobby-link-reference': lobbyLinkReferenceMigration,
 };
 
 /** What a migration may need besides the database (migrate.ts hands it over). */
