@@ -7,11 +7,13 @@ import type { Locale } from '@velvet/i18n/locales';
 import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
+import type { Company } from '@velvet/validation/shop';
 
-export function renderApplicationReceivedEmail({ locale }: { locale: Locale }): Promise<RenderedEmail> {
+export function renderApplicationReceivedEmail({ locale, company }: { locale: Locale; company?: Company }): Promise<RenderedEmail> {
   const t = emailTranslator(locale);
   return renderEmail({
     locale,
+    company,
     texts: {
       subject: t('email.applicationReceived.subject'),
       preview: t('email.applicationReceived.preview'),

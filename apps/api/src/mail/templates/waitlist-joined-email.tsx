@@ -7,11 +7,13 @@ import type { Locale } from '@velvet/i18n/locales';
 import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
+import type { Company } from '@velvet/validation/shop';
 
-export function renderWaitlistJoinedEmail({ locale, leaveUrl }: { locale: Locale; leaveUrl: string }): Promise<RenderedEmail> {
+export function renderWaitlistJoinedEmail({ locale, company, leaveUrl }: { locale: Locale; company?: Company; leaveUrl: string }): Promise<RenderedEmail> {
   const t = emailTranslator(locale);
   return renderEmail({
     locale,
+    company,
     texts: {
       subject: t('email.waitlistJoined.subject'),
       preview: t('email.waitlistJoined.preview'),
