@@ -63,6 +63,14 @@ test.describe('waiting list', () => {
   });
 });
 
+test('an emailed lobby link while the API is away: the lobby says so, translated, and offers nothing it cannot do', async ({ page }) => {
+  // A reference names its address only through the API (ADR 060); without it there is nothing to join with.
+  await page.goto(`${E2E.down}/pl/lobby?token=AAAAAAAAAAAAAAAAAAAAAA`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('pl', 'lobby.title'));
+  await expect(page.getByRole('alert')).toHaveText(text('pl', 'error.generic'));
+  await expect(page.getByRole('button', { name: text('pl', 'lobby.join') })).toHaveCount(0);
+});
+
 test.describe('membership interest', () => {
   test('intro, apply with a checked email, confirmation; a repeat looks the same', async ({ page }) => {
     const email = uniqueEmail('apply');
