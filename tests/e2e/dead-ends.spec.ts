@@ -80,22 +80,84 @@ test.describe('404: one headline for every unknown address, the path in the text
     await expect(page.locator('main code')).toHaveText(decodeURI(path));
     await expect(page.locator('main code')).toHaveCSS('hyphens', 'none');
     await expect(page.getByRole('link', { name: text(locale, 'nav.backToStart') })).toBeVisible();
+    return frameOf(page);
+  }
+
+  /** What the frame looks like around the message: the promotion band, where the message sits, the footer. */
+  async function frameOf(page: Page) {
+    const box = async (locator: Locator) => {
+      const b = (await locator.boundingBox())!;
+      return { x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width) };
+    };
+    return {
+      banner: await page.getByTestId('top-banner').count(),
+      main: await box(page.locator('main')),
+      heading: await box(page.getByRole('heading', { level: 1 })),
+      footer: await page.locator('footer').count(),
+    };
+  }
+
+  /** The path's lines as drawn: a line never ends right after one of its hyphens, as if the word were hyphenated. */
+  async function pathLines(page: Page): Promise<string[]> {
+    return page.locator('main code').evaluate((code) => {
+      const range = document.createRange();
+      const lines: { top: number; text: string }[] = [];
+      const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const value = node.nodeValue ?? '';
+        for (let i = 0; i < value.length; i++) {
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const rect = [...range.getClientRects()].find((r) => r.width > 0);
+          if (!rect) continue;
+          const line = lines.find((l) => Math.abs(l.top - rect.top) < 2);
+          if (line) line.text += value[i];
+          else lines.push({ top: rect.top, text: value[i]! });
+        }
+      }
+      return lines.map((l) => l.text);
+    });
   }
 
   test.describe('phone', () => {
     test.use(PHONE);
     test('de: a top-level and a nested unknown path look the same', async ({ page }) => {
-      await expectNotFound(page, 'de', '/de/this-page-does-not-exist');
+      const topLevel = await expectNotFound(page, 'de', '/de/this-page-does-not-exist');
       expect(await axe(page)).toEqual([]);
-      await expectNotFound(page, 'de', '/de/this/page-does-not-exist');
+      const nested = await expectNotFound(page, 'de', '/de/this/page-does-not-exist');
+      // One frame for every 404: no promotion band on either, the message in the same place.
+      expect(topLevel).toEqual(nested);
+      expect(topLevel.banner).toBe(0);
+      // A stray language segment on the landing's route: the same frame (its words are English).
+      const { heading: _heading, ...stray } = await expectNotFound(page, 'en', '/xx/vip');
+      const { heading: _nestedHeading, ...nestedFrame } = nested;
+      expect(stray).toEqual(nestedFrame);
+    });
+
+    test('pl: a long nested path wraps anywhere, but never right after one of its hyphens', async ({ page }) => {
+      const found: string[] = [];
+      // Paths of many lengths, so that some line of them would end at a hyphen if one could.
+      for (const tail of ['ta-strona-nie-istnieje', 'ta-strona-nie-istnieje-i-nigdy-nie-istniala', 'a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-r-s-t-u-w-y-z-a-b-c-d-e-f-g-h-i-j-k-l']) {
+        for (let cut = 0; cut < 6; cut++) {
+          const path = `/pl/registration/${tail}${'-x'.repeat(cut)}`;
+          await expectNotFound(page, 'pl', path);
+          const lines = await pathLines(page);
+          expect(lines.join(''), path).toBe(path);
+          for (const line of lines.slice(0, -1)) if (line.endsWith('-')) found.push(`${path}: a line ends in “${line}”`);
+          // Nothing wider than the phone.
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+        }
+      }
+      expect(found).toEqual([]);
     });
   });
 
   test.describe('desktop', () => {
     test.use(DESKTOP);
     test('pl: the same', async ({ page }) => {
-      await expectNotFound(page, 'pl', '/pl/ta-strona-nie-istnieje');
-      await expectNotFound(page, 'pl', '/pl/registration/ta-strona-nie-istnieje');
+      const topLevel = await expectNotFound(page, 'pl', '/pl/ta-strona-nie-istnieje');
+      const nested = await expectNotFound(page, 'pl', '/pl/registration/ta-strona-nie-istnieje');
+      expect(topLevel).toEqual(nested);
     });
   });
 });

@@ -47,18 +47,28 @@ test.describe('waiting list', () => {
     expect(mails.map((m) => m.subject)).toEqual([text('en', 'email.waitlistJoined.subject'), text('en', 'email.waitlistJoined.subject')]);
   });
 
-  test('refuses every token that is not a valid lobby token', async ({ page }) => {
+  test('refuses every token that is not a valid lobby link', async ({ page }) => {
     const email = uniqueEmail('bad-token');
     const expired = await signLobbyToken({ email }, secret(), 60, new Date(Date.now() - 3_600_000));
     const social = await signSocialToken({ email, emailVerified: true, provider: 'test', subject: 's' }, secret(), 600);
     const valid = new URL(await lobbyLink(email)).searchParams.get('token') ?? '';
     const tampered = `${valid.slice(0, -4)}AAAA`;
-    for (const query of ['', '?token=', `?token=${expired}`, `?token=${social}`, `?token=${tampered}`, '?token=not-a-token']) {
+    // A reference of the emailed link's shape that names no link (ADR 060) is refused the same way.
+    const unknownReference = '?token=AAAAAAAAAAAAAAAAAAAAAA';
+    for (const query of ['', '?token=', `?token=${expired}`, `?token=${social}`, `?token=${tampered}`, '?token=not-a-token', unknownReference]) {
       await page.goto(`/sv/lobby${query}`);
       await expect(page, query).toHaveURL(/\/sv\/registration\/deny\?reason=token$/);
       await expect(page.getByText(text('sv', 'deny.lead.token'))).toBeVisible();
     }
   });
+});
+
+test('an emailed lobby link while the API is away: the lobby says so, translated, and offers nothing it cannot do', async ({ page }) => {
+  // A reference names its address only through the API (ADR 060); without it there is nothing to join with.
+  await page.goto(`${E2E.down}/pl/lobby?token=AAAAAAAAAAAAAAAAAAAAAA`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('pl', 'lobby.title'));
+  await expect(page.getByRole('alert')).toHaveText(text('pl', 'error.generic'));
+  await expect(page.getByRole('button', { name: text('pl', 'lobby.join') })).toHaveCount(0);
 });
 
 test.describe('membership interest', () => {

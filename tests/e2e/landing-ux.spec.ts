@@ -84,12 +84,19 @@ test.describe('issue 22 row 2: a code that cannot be used, on a phone', () => {
     await expect(alert, code).toHaveText(message);
     await expect(alert, code).toBeInViewport({ ratio: 1 });
     await expect(alert, code).toBeFocused();
+    // Focused to be read out, not to be operated: no keyboard ring around the message.
+    await expect(alert, code).toHaveCSS('outline-style', 'none');
     await expect(page.getByLabel(text('de', 'landing.code.label')), code).toHaveValue(code);
     const ways = page.getByTestId('code-refusal');
     await expect(ways.getByRole('link', { name: text('de', 'landing.noCode.cta') })).toHaveAttribute('href', '/de/membership-interest');
     for (const way of ['landing.noCode.cta', 'lobby.join', 'landing.code.retry']) {
       await expect(ways.getByRole('link', { name: text('de', way) }), `${code} ${way}`).toBeInViewport({ ratio: 1 });
     }
+    // The ways on are controls: reached by Tab, they show their ring.
+    await page.keyboard.press('Tab');
+    const retry = ways.getByRole('link', { name: text('de', 'landing.code.retry') });
+    await expect(retry, code).toBeFocused();
+    await expect(retry, code).toHaveCSS('outline-style', 'solid');
   }
 
   // Three tests, not one: each makes its codes with the CLI, and six in one test outlasted 90 s on a loaded machine.

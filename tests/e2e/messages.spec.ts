@@ -94,7 +94,11 @@ test('the landing page’s waiting-list block emails the way to the waiting list
   await expect(page).not.toHaveURL(/lobby/);
   const [mail] = await waitForMail(email);
   expect(mail!.subject).toBe(text('nl', 'email.lobby.subject'));
-  await page.goto(lobbyLinkIn(mail!));
+  // A short link, one line in any mail client: a 22-character reference, not a signed token (ADR 060).
+  const link = new URL(lobbyLinkIn(mail!));
+  expect(`${link.pathname}${link.search}`).toMatch(/^\/nl\/lobby\?token=[A-Za-z0-9_-]{22}$/);
+  expect(`${link.pathname}${link.search}`.length).toBeLessThan(80);
+  await page.goto(link.href);
   await expect(page).toHaveURL(/\/nl\/lobby\?token=/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('nl', 'lobby.title'));
   await expect(page.getByText(text('nl', 'lobby.consent', { email }))).toBeVisible();

@@ -220,6 +220,47 @@ test.describe('on a phone, in all seven languages', () => {
   }
 });
 
+/** Lines a measured element's text takes (the tops of its glyphs' rectangles). */
+async function lineCount(page: Page, selector: string): Promise<{ label: string; lines: number }[]> {
+  return page.locator(selector).evaluateAll((elements) =>
+    elements.map((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0).map((r) => Math.round(r.top)));
+      return { label: (element.textContent ?? '').trim(), lines: tops.size };
+    }),
+  );
+}
+
+test.describe('the registration form on the narrowest phone (320 px), in all seven languages', () => {
+  for (const locale of LOCALES) {
+    test(`its labels and the header's sign-in read whole (${locale})`, async ({ page }) => {
+      const invitation = await createInvitation();
+      await page.setViewportSize({ width: 320, height: 844 });
+      await page.goto(`${prefix(locale)}/registration/formstarted?rc=${invitation.code}`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(locale, 'registration.title'));
+      const found: string[] = [];
+      // The fields' names (and the salutation's legend): one line each, inside the form.
+      const names = 'main form :is(label.eyebrow, legend)';
+      for (const label of await lineCount(page, names)) if (label.lines !== 1) found.push(`“${label.label}” takes ${label.lines} lines`);
+      for (const label of await measure(page, names)) {
+        if (label.overflows || label.box.right > label.viewportWidth) found.push(`“${label.label}” is wider than the form`);
+      }
+      // The consents' longer labels may wrap, between words only.
+      for (const label of await measure(page, 'main form label')) for (const word of label.brokenWords) found.push(`“${word}” is broken across lines`);
+      // The header: the sign-in label is one phrase on one line, apart from the wordmark.
+      const login = page.locator('header').getByRole('link', { name: text(locale, 'nav.login') });
+      const wordmark = (await page.locator('header').getByRole('link', { name: text(locale, 'nav.home') }).boundingBox())!;
+      const link = (await login.boundingBox())!;
+      const [sign] = await lineCount(page, 'header a[href]:not([aria-label])');
+      if (sign?.lines !== 1) found.push(`the header's “${text(locale, 'nav.login')}” takes ${sign?.lines} lines`);
+      if (link.x - (wordmark.x + wordmark.width) < 12) found.push(`the header's “${text(locale, 'nav.login')}” touches the wordmark (${(link.x - wordmark.x - wordmark.width).toFixed(1)} px)`);
+      if (link.x + link.width > 320) found.push(`the header's “${text(locale, 'nav.login')}” leaves the screen`);
+      expect(found).toEqual([]);
+    });
+  }
+});
+
 test.describe('the only-mobile landing layout (/app)', () => {
   test('is a phone screen on a desktop, unlike the centred and the double-column layouts', async ({ page }) => {
     const invitation = await createInvitation();

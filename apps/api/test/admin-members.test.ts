@@ -10,6 +10,7 @@ import type { AdminRole } from '@velvet/validation/admin';
 import { PERSONAL_DATA_EXPORT_SCHEMA } from '@velvet/validation/admin-members';
 import type { UserError } from '@velvet/validation/user-errors';
 import { describe, expect, it } from 'vitest';
+import { createLobbyLink } from '../src/domain/lobby-links.ts';
 import { pruneErasureRecords } from '../src/jobs/retention.ts';
 import { createAdminUser } from '../src/services/create-admin-user.ts';
 import { ENGINES, engineApi } from './support/engines.ts';
@@ -287,18 +288,21 @@ describe.each(ENGINES)('member look-up and data protection on %s', (engine) => {
   it('deletes everything held about an address but the consent proofs and the record of the request; an inviter stays as an anonymous, blocked stub', async () => {
     const privacy = await signedIn('privacy');
     const person = await personEverywhere();
+    // An emailed lobby link names the address too (ADR 060): it goes with the erasure.
+    await createLobbyLink(db(), person.email, new Date(Date.now() + 86_400_000), new Date());
     const reference = (await lookup(privacy.token, person.email)).record!.reference;
     const erased = (await call<{ personalDataErase: { erasure: Record<string, unknown> | null; userErrors: UserError[] } }>(ERASE, privacy.token, { email: person.email })).data!
       .personalDataErase;
     expect(erased.userErrors).toEqual([]);
     expect(erased.erasure).toMatchObject({ reference, keptConsentProofs: 3, anonymisedInviter: true });
-    expect(JSON.parse(erased.erasure!.removed as string)).toEqual({ registrations: 1, heldRegistrations: 1, waitingList: 1, applications: 1, consentRecords: 1, activationLinks: 1, emails: 1 });
+    expect(JSON.parse(erased.erasure!.removed as string)).toEqual({ registrations: 1, heldRegistrations: 1, waitingList: 1, applications: 1, consentRecords: 1, activationLinks: 1, emails: 1, lobbyLinks: 1 });
 
     // Nothing is found by the address any more, in any table.
     expect((await lookup(privacy.token, person.email)).record).toBeNull();
     for (const [table, column] of [['members', 'email'], ['waitlist_entries', 'email'], ['membership_applications', 'email'], ['held_registrations', 'email'], ['email_outbox', 'recipient']] as const) {
       expect(await db().selectFrom(table).select('id').where(column, '=', person.email).execute(), table).toEqual([]);
     }
+    expect(await db().selectFrom('lobby_links').select('email').where('email', '=', person.email).execute()).toEqual([]);
     for (const table of ['consents', 'activations', 'member_preferences', 'welcome_vouchers', 'member_social_identities'] as const) {
       expect(await db().selectFrom(table).selectAll().where('member_id', '=', person.memberId).execute(), table).toEqual([]);
     }

@@ -5,9 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { signLobbyToken } from '@velvet/tokens/signed-token';
+import { createLogger } from '../src/logger.ts';
 import { renderOutboxEmail } from '../src/mail/email-templates.ts';
+import { OutboxWorker } from '../src/mail/outbox-worker.ts';
 import { ENGINES, engineApi } from './support/engines.ts';
-import { TEST_SECRET } from './support/env.ts';
+import { TEST_SECRET, testEnv } from './support/env.ts';
 import { insertCode } from './support/factories.ts';
 import { graphql } from './support/graphql.ts';
 import { ACTIVATE, REGISTER, latestActivationId, uniqueEmail, validInput } from './support/registration.ts';
@@ -90,5 +92,37 @@ describe.each(ENGINES)('the emails that close each loop on %s', (engine) => {
     expect(mail.html).toContain(voucher!.code);
     expect(mail.html).toContain('href="https://www.velvetrope.example/login"');
     expect(mail.text).toContain(GERMAN_IMPRINT);
+  });
+
+  it('names the company the COMPANY_* settings give in every email, the placeholder only where none is set', async () => {
+    const email = uniqueEmail('imprint');
+    await graphql(api.yoga, APPLY, { variables: { email, language: 'fr' } });
+    const env = testEnv({
+      PUBLIC_URL: 'https://club.example',
+      COMPANY_NAME: 'Beispiel Handels AG',
+      COMPANY_STREET: 'Teststraße 1',
+      COMPANY_POSTAL_CODE: '1010',
+      COMPANY_CITY: 'Wien',
+      COMPANY_COUNTRY: 'at',
+      COMPANY_REGISTER: 'Handelsgericht Wien, FN 000000x',
+      COMPANY_EMAIL: 'Service@Example.test',
+    });
+    const sent: { to: string; html: string; text: string }[] = [];
+    const transport = { kind: 'smtp' as const, send: async (mail: { to: string; html: string; text: string }) => void sent.push(mail), close: async () => undefined };
+    const worker = new OutboxWorker({ db: database.db, transport, env, logger: createLogger({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }), random: () => 0 });
+    await worker.runOnce();
+    const mail = sent.find((m) => m.to === email);
+    if (!mail) throw new Error('no mail');
+    // In the reader's language (French: "Autriche"); the directors, not set, keep the placeholder's.
+    expect(mail.text).toContain('Beispiel Handels AG · Teststraße 1 · 1010\u00a0Wien · Autriche');
+    expect(mail.text).toContain('Handelsgericht Wien, FN 000000x');
+    expect(mail.text).toContain('service@example.test');
+    expect(mail.text).toContain('Clara Weiss, Jonas Berg');
+    expect(mail.html).toContain('Beispiel Handels AG');
+    expect(mail.text).not.toContain('Velvet Rope GmbH');
+  });
+
+  it('refuses a country that is not a two-letter code', () => {
+    expect(() => testEnv({ COMPANY_COUNTRY: 'Austria' })).toThrow(/COMPANY_COUNTRY/);
   });
 });

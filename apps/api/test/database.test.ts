@@ -37,6 +37,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
       // takes exactly those away.
       const createdBy: { created: string[]; restored?: string[] }[] = [
         { created: ['application_declines', 'application_settings', 'decline_reasons', 'status_references'] },
+        { created: ['lobby_links'] },
         { created: [] }, // 0018-waitlist-leave-reference: a column and an index only
         { created: ['code_signal_networks'] },
         { created: [] }, // 0016-outbox-inviter-name: a rewrite of stored payloads only
@@ -96,6 +97,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'held_registrations',
         'legal_documents',
         'legal_documents_revision',
+        'lobby_links',
         'member_preferences',
         'member_social_identities',
         'members',

@@ -184,6 +184,19 @@ const envSchema = z
     /** Where browser and server error reports go (a JSON collector or a Sentry store URL); unset turns reporting off. ADR 013. */
     ERROR_REPORTING_URL: optionalUrl.refine((v) => !v || /^https?:\/\//.test(v), 'must be an http(s) URL'),
     /**
+     * The company the emails' imprint names (issue 22 row 19, ADR 060): each unset one keeps the
+     * placeholder of @velvet/validation/shop (COMPANY), which is no real company. An operator
+     * sets the real entries; the country is an ISO 3166 code, named in each reader's language.
+     */
+    COMPANY_NAME: z.string().trim().min(1).max(200).optional(),
+    COMPANY_STREET: z.string().trim().min(1).max(200).optional(),
+    COMPANY_POSTAL_CODE: z.string().trim().min(1).max(20).optional(),
+    COMPANY_CITY: z.string().trim().min(1).max(100).optional(),
+    COMPANY_COUNTRY: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'must be a two-letter country code (ISO 3166)').optional(),
+    COMPANY_REGISTER: z.string().trim().min(1).max(200).optional(),
+    COMPANY_MANAGING_DIRECTORS: z.string().trim().min(1).max(300).optional(),
+    COMPANY_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).optional(),
+    /**
      * Tests only (ADR 021): the web server takes the calendar's "now" (promotions, their countdown,
      * the footer's year) from an X-Test-Now request header. Refused unless PUBLIC_URL is a loopback
      * address (ADR 026); never moves

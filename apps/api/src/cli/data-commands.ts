@@ -13,8 +13,8 @@ export function addDataCommands(program: Command): void {
     .description(
       `delete rows past their retention: sent emails after ${RETENTION_DAYS.sentEmails} days, failed ones after ${RETENTION_DAYS.failedEmails}, ` +
         `funnel events after ${RETENTION_DAYS.funnelEvents}, consent records after ${RETENTION_DAYS.consentRecords}, ` +
-        `ended admin sessions after ${RETENTION_DAYS.adminSessions}, registrations never activated ${RETENTION_DAYS.expiredRegistrations} days after their link expired ` +
-        `(a running API does this every 6 hours)`,
+        `ended admin sessions after ${RETENTION_DAYS.adminSessions}, registrations never activated ${RETENTION_DAYS.expiredRegistrations} days after their link expired, ` +
+        `lobby links once expired (a running API does this every 6 hours)`,
     )
     .exitOverride()
     .action(async () => {
@@ -25,7 +25,7 @@ export function addDataCommands(program: Command): void {
       });
       console.log(
         `deleted ${report.sentEmails} sent and ${report.failedEmails} failed emails, ${report.funnelEvents} funnel events, ` +
-          `${report.consentRecords} consent records, ${report.adminSessions} admin sessions, ${report.expiredRegistrations} expired registrations`,
+          `${report.consentRecords} consent records, ${report.adminSessions} admin sessions, ${report.expiredRegistrations} expired registrations, ${report.lobbyLinks} expired lobby links`,
       );
     });
 

@@ -236,6 +236,18 @@ interface WaitlistEntriesTable {
   leave_hash: string | null;
 }
 
+/**
+ * The link of a lobby email (ADR 060): a short random reference stands for the address it lets
+ * join the waiting list, until the link expires. Only the reference's SHA-256 is kept.
+ */
+interface LobbyLinksTable {
+  reference_hash: string;
+  /** Lower-case: the address the link lets join. */
+  email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 /** A batch released from the waiting list (ADR 047): written in chunks, `invited` is its progress. */
 interface WaitlistReleasesTable {
   id: string;
@@ -430,6 +442,7 @@ export interface Database {
   funnel_events: FunnelEventsTable;
   members: MembersTable;
   waitlist_entries: WaitlistEntriesTable;
+  lobby_links: LobbyLinksTable;
   membership_applications: MembershipApplicationsTable;
   member_preferences: MemberPreferencesTable;
   member_social_identities: MemberSocialIdentitiesTable;

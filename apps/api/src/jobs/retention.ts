@@ -6,7 +6,8 @@
  * three-year limitation period in which it may have to be proven; admin sessions a week
  * past their end; registrations never activated (pending members) a month after their last
  * activation link expired — their place went back to the invitation when it expired (ADR 029),
- * and after this the address can register afresh. Pending and sending emails are never deleted. Every API instance runs
+ * and after this the address can register afresh; a lobby link (ADR 060) once it expired, as it
+ * can let nobody join any more. Pending and sending emails are never deleted. Every API instance runs
  * the pass every few hours (deleting is idempotent); `npm run cli -- data prune` runs it now.
  */
 import type { Db } from '../db/connect.ts';
@@ -37,6 +38,7 @@ export interface PruneReport {
   consentRecords: number;
   adminSessions: number;
   expiredRegistrations: number;
+  lobbyLinks: number;
 }
 
 /** Deletes every row past its retention period; returns how many of each kind. */
@@ -78,6 +80,7 @@ export async function pruneExpiredData(db: Db, now: Date = new Date(), policy: R
     )
     .where((eb) => eb.not(eb.exists(eb.selectFrom('registration_codes as rc').select('rc.id').whereRef('rc.inviter_member_id', '=', 'members.id'))))
     .executeTakeFirst();
+  const lobbyLinks = await db.deleteFrom('lobby_links').where('expires_at', '<', now.toISOString()).executeTakeFirst();
   return {
     sentEmails: count(sentEmails),
     failedEmails: count(failedEmails),
@@ -85,6 +88,7 @@ export async function pruneExpiredData(db: Db, now: Date = new Date(), policy: R
     consentRecords: count(consentRecords),
     adminSessions: count(adminSessions),
     expiredRegistrations: count(expiredRegistrations),
+    lobbyLinks: count(lobbyLinks),
   };
 }
 

@@ -7,6 +7,8 @@
  */
 import { isLocale } from '@velvet/i18n/locales';
 import type { Locale } from '@velvet/i18n/locales';
+import { COMPANY } from '@velvet/validation/shop';
+import type { Company } from '@velvet/validation/shop';
 import type { z } from 'zod';
 import type { EmailOutboxRow } from '../db/schema.ts';
 import { signValidityTimestamp } from '../domain/registration-link.ts';
@@ -32,11 +34,18 @@ interface EmailLinkContext {
   locale: Locale;
 }
 
+/** What every email is rendered with besides its payload and link. */
+interface EmailFrameContext {
+  locale: Locale;
+  /** The imprint's company (COMPANY_* settings, ADR 060). */
+  company: Company;
+}
+
 interface EmailTemplateEntry<P> {
   payload: z.ZodType<P>;
   /** The address on the site the email links to; null for an email that links only to the shop, or nowhere. */
   url(payload: P, context: EmailLinkContext): string | null;
-  render(payload: P, locale: Locale, url: string | null, context: EmailLinkContext): Promise<RenderedEmail>;
+  render(payload: P, frame: EmailFrameContext, url: string | null, context: EmailLinkContext): Promise<RenderedEmail>;
 }
 
 /** The status link of a payload that carries its sealed reference (ADR 063); null for a row queued before. */
@@ -54,40 +63,41 @@ const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T
   activation: {
     payload: OUTBOX_PAYLOADS.activation,
     url: (payload, { publicUrl, secret, locale }) => activationUrl(publicUrl, locale, unsealFromOutbox(payload.sealedActivationId, secret)),
-    render: (payload, locale, url) =>
-      renderActivationEmail({ locale, firstName: payload.firstName, inviterName: payload.inviterName, activationUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
+    render: (payload, frame, url) =>
+      renderActivationEmail({ ...frame, firstName: payload.firstName, inviterName: payload.inviterName, activationUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
   },
   invitation: {
     payload: OUTBOX_PAYLOADS.invitation,
     // Signed up to the code's expiry: the person's own link, single use by the code's one place (ADR 041).
     url: (payload, { publicUrl, secret, locale }) =>
       invitationUrl(publicUrl, locale, payload.code, signValidityTimestamp(payload.code, new Date(payload.expiresAt), secret)),
-    render: (payload, locale, url) =>
-      renderInvitationEmail({ locale, code: payload.code, invitationUrl: linked(url), expiresAt: new Date(payload.expiresAt), reason: payload.reason }),
+    render: (payload, frame, url) =>
+      renderInvitationEmail({ ...frame, code: payload.code, invitationUrl: linked(url), expiresAt: new Date(payload.expiresAt), reason: payload.reason }),
   },
   lobby: {
     payload: OUTBOX_PAYLOADS.lobby,
-    url: (payload, { publicUrl, secret, locale }) => lobbyUrl(publicUrl, locale, unsealFromOutbox(payload.sealedToken, secret)),
-    render: (payload, locale, url) => renderLobbyEmail({ locale, lobbyUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
+    // The short reference (ADR 060); a row queued before it carries only the signed token.
+    url: (payload, { publicUrl, secret, locale }) => lobbyUrl(publicUrl, locale, unsealFromOutbox(payload.sealedReference ?? payload.sealedToken, secret)),
+    render: (payload, frame, url) => renderLobbyEmail({ ...frame, lobbyUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
   },
   'private-link': {
     payload: OUTBOX_PAYLOADS['private-link'],
     url: (payload, { publicUrl, secret, locale }) =>
       invitationUrl(publicUrl, locale, payload.linkCode, signValidityTimestamp(payload.linkCode, new Date(payload.expiresAt), secret)),
-    render: (payload, locale, url) =>
-      renderPrivateLinkEmail({ locale, firstName: payload.firstName, pausedCode: payload.pausedCode, linkUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
+    render: (payload, frame, url) =>
+      renderPrivateLinkEmail({ ...frame, firstName: payload.firstName, pausedCode: payload.pausedCode, linkUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
   },
   'application-received': {
     payload: OUTBOX_PAYLOADS['application-received'],
     url: (payload, context) => statusLink(payload, context),
-    render: (_payload, locale, url) => renderApplicationReceivedEmail({ locale, statusUrl: url }),
+    render: (_payload, frame, url) => renderApplicationReceivedEmail({ ...frame, statusUrl: url }),
   },
   'application-declined': {
     payload: OUTBOX_PAYLOADS['application-declined'],
     url: (payload, context) => lobbyUrl(context.publicUrl, context.locale, unsealFromOutbox(payload.sealedLobbyToken, context.secret)),
-    render: (payload, locale, url, context) =>
+    render: (payload, frame, url, context) =>
       renderApplicationDeclinedEmail({
-        locale,
+        ...frame,
         reason: payload.reason,
         reapplyAfter: new Date(payload.reapplyAfter),
         lobbyUrl: linked(url),
@@ -98,24 +108,27 @@ const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T
   'waitlist-joined': {
     payload: OUTBOX_PAYLOADS['waitlist-joined'],
     url: (payload, { publicUrl, secret, locale }) => waitlistLeaveUrl(publicUrl, locale, unsealFromOutbox(payload.sealedLeaveReference, secret)),
-    render: (payload, locale, url, context) => renderWaitlistJoinedEmail({ locale, leaveUrl: linked(url), statusUrl: statusLink(payload, context) }),
+    render: (payload, frame, url, context) => renderWaitlistJoinedEmail({ ...frame, leaveUrl: linked(url), statusUrl: statusLink(payload, context) }),
   },
   welcome: {
     payload: OUTBOX_PAYLOADS.welcome,
     url: () => null,
-    render: ({ firstName, voucher }, locale) =>
-      renderWelcomeEmail({ locale, firstName, voucher: { ...voucher, validUntil: new Date(voucher.validUntil) } }),
+    render: ({ firstName, voucher }, frame) =>
+      renderWelcomeEmail({ ...frame, firstName, voucher: { ...voucher, validUntil: new Date(voucher.validUntil) } }),
   },
 };
 
 const isEmailTemplate = (template: string): template is EmailTemplate => Object.hasOwn(EMAIL_TEMPLATES, template);
 
 /** The email an outbox row stands for, in its language (English for a language no longer offered). */
-export async function renderOutboxEmail(row: Pick<EmailOutboxRow, 'template' | 'locale' | 'payload'>, env: { publicUrl: string; secret: string }): Promise<RenderedEmail> {
+export async function renderOutboxEmail(
+  row: Pick<EmailOutboxRow, 'template' | 'locale' | 'payload'>,
+  env: { publicUrl: string; secret: string; company?: Company },
+): Promise<RenderedEmail> {
   if (!isEmailTemplate(row.template)) throw new Error(`unknown email template ${row.template}`);
   const entry: EmailTemplateEntry<unknown> = EMAIL_TEMPLATES[row.template];
   const locale = isLocale(row.locale) ? row.locale : 'en';
   const payload = entry.payload.parse(JSON.parse(row.payload));
-  const context = { ...env, locale };
-  return entry.render(payload, locale, entry.url(payload, context), context);
+  const context = { publicUrl: env.publicUrl, secret: env.secret, locale };
+  return entry.render(payload, { locale, company: env.company ?? COMPANY }, entry.url(payload, context), context);
 }

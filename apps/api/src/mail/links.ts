@@ -21,7 +21,7 @@ export function invitationUrl(publicUrl: string, locale: string, code: string, v
   return siteUrl(publicUrl, localeOrEnglish(locale), '/', invitationSearch({ code, validityTimestamp: validityTimestamp ?? null }));
 }
 
-/** The lobby page for `token`. */
+/** The lobby page for `token`: an emailed link's 22-character reference (ADR 060) or an operator's signed lobby token. */
 export function lobbyUrl(publicUrl: string, locale: string, token: string): string {
   return siteUrl(publicUrl, localeOrEnglish(locale), '/lobby', { token });
 }

@@ -23,6 +23,8 @@ import type { Env } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import type { EmailOutboxRow } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
+import { companyFromEnv } from './company.ts';
+import type { CompanySettings } from './company.ts';
 import { renderOutboxEmail } from './email-templates.ts';
 import type { OutboxSignal } from './outbox-signal.ts';
 import type { MailTransport } from './transport.ts';
@@ -86,7 +88,8 @@ export function describeFailure(error: unknown): string {
 export interface OutboxWorkerOptions {
   db: Db;
   transport: MailTransport;
-  env: Pick<Env, 'APP_SECRET' | 'PUBLIC_URL' | 'MAIL_FROM'>;
+  /** With the COMPANY_* settings, when given: the imprint's company (ADR 060). */
+  env: Pick<Env, 'APP_SECRET' | 'PUBLIC_URL' | 'MAIL_FROM'> & CompanySettings;
   logger: Logger;
   signal?: OutboxSignal;
   pollIntervalMs?: number;
@@ -354,7 +357,7 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
   async #deliver(row: EmailOutboxRow, claimedUntil: string): Promise<'sent' | 'retried' | 'failed'> {
     const { db, logger, transport, env } = this.#options;
     const sending = (async () => {
-      const rendered = await renderOutboxEmail(row, { publicUrl: env.PUBLIC_URL, secret: env.APP_SECRET });
+      const rendered = await renderOutboxEmail(row, { publicUrl: env.PUBLIC_URL, secret: env.APP_SECRET, company: companyFromEnv(env) });
       await transport.send({ outboxId: row.id, to: row.recipient, from: env.MAIL_FROM, ...rendered });
     })();
     const lockedUntil = await this.#heartbeat(row.id, claimedUntil, sending);

@@ -26,8 +26,12 @@ export const OUTBOX_PAYLOADS = {
    * it is a one-place invitation, not an account credential), and when it expires.
    */
   invitation: z.object({ code: z.string(), expiresAt: isoTime, reason: z.enum(['waitlist', 'interest']) }),
-  /** The lobby email (ADR 029): the sealed token, a bearer credential, and when the link stops working. */
-  lobby: z.object({ sealedToken: z.string(), expiresAt: isoTime }),
+  /**
+   * The lobby email (ADR 029, 060): the sealed reference its short link carries (absent in rows
+   * queued before 0019), the sealed signed token (the link of those rows, and of a previous
+   * release's worker), and when the link stops working.
+   */
+  lobby: z.object({ sealedReference: z.string().optional(), sealedToken: z.string(), expiresAt: isoTime }),
   /**
    * An inviter's email when their code was quarantined or rotated (ADR 043): the code paused, and
    * the code of the fresh private link (the same, or its successor), signed when the email is

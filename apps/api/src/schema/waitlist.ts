@@ -26,7 +26,7 @@ JoinWaitlistPayloadRef.implement({
 
 const LobbyTokenDetailsRef = builder.objectRef<LobbyTokenDetails>('LobbyTokenDetails');
 LobbyTokenDetailsRef.implement({
-  description: 'What a lobby token says: email is null exactly when userErrors (a refused token) is non-empty.',
+  description: 'What a lobby link says: email is null exactly when userErrors (a refused link) is non-empty.',
   fields: (t) => ({
     email: t.string({ nullable: true, resolve: (r) => r.email }),
     onWaitlist: t.boolean({
@@ -41,7 +41,8 @@ builder.queryField('lobbyToken', (t) =>
   t.field({
     type: LobbyTokenDetailsRef,
     description:
-      'The address a lobby token (?token= of /lobby) names, and whether it is on the waiting list already, for the lobby page; nothing is written.',
+      'The address a lobby link (?token= of /lobby: an emailed 22-character reference or a signed lobby token) names, and whether ' +
+      'it is on the waiting list already, for the lobby page; unknown is TOKEN_INVALID, past its expiry TOKEN_EXPIRED. Nothing is written.',
     args: { token: t.arg.string({ required: true }) },
     resolve: (_root, { token }, ctx) => describeLobbyToken({ secret: ctx.env.APP_SECRET, db: ctx.db }, token, ctx.now),
   }),
@@ -51,7 +52,7 @@ builder.mutationField('joinWaitlist', (t) =>
   t.field({
     type: JoinWaitlistPayloadRef,
     description:
-      "Puts the lobby token's address on the waiting list (joining is the consent the lobby text asks for). " +
+      "Puts the lobby link's address (token: its reference or signed token) on the waiting list (joining is the consent the lobby text asks for). " +
       'language: en, de, fr, it, nl, pl or sv for the later invitation (else en). Rate limited per client IP together with ' +
       'applyForMembership (RATE_LIMITED).',
     args: { token: t.arg.string({ required: true }), language: t.arg.string({ required: false }) },
@@ -104,7 +105,7 @@ builder.mutationField('requestLobbyLink', (t) =>
   t.field({
     type: RequestLobbyLinkPayloadRef,
     description:
-      'Emails the lobby link (a signed lobby token, valid 7 days) to the address, so only its owner can join the waiting list; ' +
+      'Emails the lobby link (a short stored reference, valid 7 days) to the address, so only its owner can join the waiting list; ' +
       'at most 3 emails an hour per address (beyond, the same answer and no email). language: en, de, fr, it, nl, pl or sv ' +
       '(else en). Rate limited per client IP together with joinWaitlist and applyForMembership (RATE_LIMITED).',
     args: {

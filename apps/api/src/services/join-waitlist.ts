@@ -1,17 +1,18 @@
 /**
- * Mutation.joinWaitlist (spec §2 lobby, §4): the lobby link carries a signed lobby token
- * naming the address (@velvet/tokens, docs/decisions/009), so joining needs no form. The
- * address is the token's; a bad token is refused before anything is written. Joining twice
+ * Mutation.joinWaitlist (spec §2 lobby, §4): the lobby link names the address — by a stored
+ * reference (an emailed link, ADR 060) or a signed lobby token (an operator's link, ADR 009) —
+ * so joining needs no form. The address is the link's; a bad, unknown or expired link is refused
+ * before anything is written. Joining twice
  * is harmless: one entry per address, the first one's language and time are kept. Joining
  * queues the "you are on the waiting list" email with its leave link (ADR 058).
  */
 import { randomUUID } from 'node:crypto';
 import { isLocale } from '@velvet/i18n/locales';
 import type { Locale } from '@velvet/i18n/locales';
-import { verifyLobbyToken } from '@velvet/tokens/signed-token';
 import type { Db } from '../db/connect.ts';
 import type { Logger } from '../logger.ts';
 import type { TokenErrorCode } from '@velvet/validation/user-errors';
+import { lobbyAddress } from '../domain/lobby-links.ts';
 import { tokenErrorCode } from '../domain/token-errors.ts';
 import { REFERENCE_PATTERN, hashToken, randomReference } from '../lib/tokens.ts';
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
@@ -48,12 +49,12 @@ export async function joinWaitlist(
   input: { token: string; language?: string | null },
 ): Promise<JoinWaitlistResult> {
   const now = deps.now ?? new Date();
-  const verified = await verifyLobbyToken(input.token, deps.secret, now);
+  const verified = await lobbyAddress(deps, input.token, now);
   if (!verified.ok) {
-    deps.logger?.info({ reason: verified.reason }, 'waitlist: lobby token refused');
+    deps.logger?.info({ reason: verified.reason }, 'waitlist: lobby link refused');
     return { outcome: null, email: null, tokenError: tokenErrorCode(verified.reason) };
   }
-  const { email } = verified.claims;
+  const { email } = verified;
   const at = now.toISOString();
   const language = languageOrDefault(input.language);
   // The entry and its confirmation email in one transaction (the outbox, ADR 006): a repeat
@@ -116,11 +117,11 @@ export interface LobbyTokenDetails {
   tokenError: TokenErrorCode | null;
 }
 
-/** Query.lobbyToken: the address a lobby token names and whether it is on the list, or why the token is refused. Writes nothing. */
+/** Query.lobbyToken: the address a lobby link (reference or token) names and whether it is on the list, or why the link is refused. Writes nothing. */
 export async function describeLobbyToken(deps: { secret: string; db: Db }, token: string, now: Date = new Date()): Promise<LobbyTokenDetails> {
-  const verified = await verifyLobbyToken(token, deps.secret, now);
+  const verified = await lobbyAddress(deps, token, now);
   if (!verified.ok) return { email: null, onWaitlist: false, tokenError: tokenErrorCode(verified.reason) };
-  const { email } = verified.claims;
+  const { email } = verified;
   const entry = await deps.db.selectFrom('waitlist_entries').select('id').where('email', '=', email).executeTakeFirst();
   return { email, onWaitlist: entry !== undefined, tokenError: null };
 }

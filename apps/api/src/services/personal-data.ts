@@ -221,6 +221,7 @@ export async function erasePersonalData(deps: PrivacyDeps, actor: AuditActor, in
       consentRecords: 0,
       activationLinks: 0,
       emails: await count(trx.selectFrom('email_outbox').select((eb) => eb.fn.countAll().as('n')).where('recipient', '=', email)),
+      lobbyLinks: await count(trx.selectFrom('lobby_links').select((eb) => eb.fn.countAll().as('n')).where('email', '=', email)),
     };
     const waitlist = await trx.selectFrom('waitlist_entries').select(['consent_at']).where('email', '=', email).executeTakeFirst();
     const application = await trx.selectFrom('membership_applications').select(['consent_at', 'country']).where('email', '=', email).executeTakeFirst();
@@ -280,6 +281,7 @@ export async function erasePersonalData(deps: PrivacyDeps, actor: AuditActor, in
     await trx.deleteFrom('waitlist_entries').where('email', '=', email).execute();
     await trx.deleteFrom('membership_applications').where('email', '=', email).execute();
     await trx.deleteFrom('email_outbox').where('recipient', '=', email).execute();
+    await trx.deleteFrom('lobby_links').where('email', '=', email).execute();
     if (Object.values(removed).every((n) => n === 0)) return fail(NOTHING_FOUND);
     const erasureId = randomUUID();
     await trx

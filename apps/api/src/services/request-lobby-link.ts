@@ -1,8 +1,9 @@
 /**
  * Mutation.requestLobbyLink (ADR 029): the way onto the waiting list from the site itself
  * (the landing page's waiting-list block, the deny page). The site never hands a lobby link
- * to whoever typed an address: the link — a signed lobby token naming the address (ADR 009)
- * — goes to that address by email, so only its owner can open the lobby and join. The answer
+ * to whoever typed an address: the link — a short random reference standing for the address
+ * until the link expires (ADR 060) — goes to that address by email, so only its owner can open
+ * the lobby and join. The answer
  * is the same whether the address is new, already on the list or a member's, and at most
  * LOBBY_LINKS_PER_HOUR emails an hour go to one address (beyond, silently none); only a
  * malformed address is refused (validation.email / validation.emailTooLong).
@@ -13,6 +14,7 @@ import type { Db } from '../db/connect.ts';
 import type { Logger } from '../logger.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
+import { createLobbyLink } from '../domain/lobby-links.ts';
 import { languageOrDefault } from './join-waitlist.ts';
 import { checkMailAddress } from '../domain/mail-domains.ts';
 import type { MailDomainChecker } from '../domain/mail-domains.ts';
@@ -67,18 +69,25 @@ export async function requestLobbyLink(
     return { sent: true, fieldErrors: [] };
   }
   const ttlSeconds = LOBBY_LINK_EMAIL_DAYS * 86_400;
+  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+  // The signed token too, for one release: an outbox worker of the previous version sends the
+  // row with it (its payload schema requires it); this version sends the short reference.
   const token = await signLobbyToken({ email }, deps.secret, ttlSeconds, now);
-  const outboxId = await enqueueEmail(
-    deps.db,
-    {
-      template: 'lobby',
-      recipient: email,
-      locale,
-      // The token is a bearer credential: sealed like an activation id.
-      payload: { sealedToken: sealForOutbox(token, deps.secret), expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString() },
-    },
-    now,
-  );
+  // The link and its email in one transaction (the outbox, ADR 006).
+  const outboxId = await deps.db.transaction().execute(async (trx) => {
+    const reference = await createLobbyLink(trx, email, expiresAt, now);
+    return enqueueEmail(
+      trx,
+      {
+        template: 'lobby',
+        recipient: email,
+        locale,
+        // Both are bearer credentials: sealed like an activation id.
+        payload: { sealedReference: sealForOutbox(reference, deps.secret), sealedToken: sealForOutbox(token, deps.secret), expiresAt: expiresAt.toISOString() },
+      },
+      now,
+    );
+  });
   deps.outboxSignal?.notify();
   deps.logger?.info({ outboxId }, 'waitlist: lobby link sent');
   return { sent: true, fieldErrors: [] };

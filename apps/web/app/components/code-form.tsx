@@ -124,7 +124,12 @@ export function CodeRefusal({
   }, [notice, onArrival]);
   return (
     <div ref={box} className={`border-l-2 border-alert ${className}`} data-testid="code-refusal">
-      <p role="alert" tabIndex={-1} ref={message} className="pl-4 text-sm text-ink">
+      {/*
+        Focused by script to be read out, never reached by Tab: no ring, which on a message that
+        cannot be operated reads as a stray frame (issue 22 leftovers); the red rule marks it, and
+        the links below keep their rings.
+      */}
+      <p role="alert" tabIndex={-1} ref={message} className="pl-4 text-sm text-ink outline-none">
         {t(notice.id, notice.values)}
       </p>
       {refused && (

@@ -47,18 +47,20 @@ export function ErrorContent({
  * The address that named no page, in a sentence below the headline (UX review of 27 Nov, row
  * 10): spec §2's "Page Not Found: {path}" is the headline and this line, so the headline is the
  * same for every unknown address, and the path — set as code, never hyphenated — may wrap
- * anywhere on a phone instead of breaking at its hyphens as if they were words.
+ * anywhere on a phone, but never right after one of its own hyphens, where a line ending in
+ * "nie-" would read as a word hyphenated (Polish, 390 px): each hyphen is kept with the
+ * character after it. The text stays the path, character for character (copying it works).
  */
 function NotFoundAddress({ path }: { path: string }) {
   const intl = useIntl();
+  const pieces = path.split(/(-+[^-]?)/).filter(Boolean);
   const code = (
     <code key="path" className="font-sans break-all [hyphens:none]">
-      {path}
+      {pieces.map((piece, i) => (piece.startsWith('-') ? <span key={i} className="whitespace-nowrap">{piece}</span> : piece))}
     </code>
   );
   return <p className="mt-4 leading-relaxed opacity-80">{intl.formatMessage({ id: 'notFound.address' }, { path: code })}</p>;
 }
-
 
 /** What an error thrown by a page's loader, action, guard or render says, as ErrorContent. */
 export function RouteErrorContent({ inverse = false }: { inverse?: boolean }) {

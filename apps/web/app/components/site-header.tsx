@@ -73,12 +73,17 @@ export function SiteHeader({ inverse = false, banner = false }: { inverse?: bool
   return (
     <header className={inverse ? 'text-paper' : 'border-b border-line'}>
       {banner && <TopBanner />}
-      <div className="mx-auto flex max-w-6xl items-center justify-between px-6 py-5">
+      {/*
+        On the narrowest phones (320 px) the wordmark and the sign-in label share 272 px: both a
+        step smaller there, the label one phrase on one line ("SE CONNECTER", not "SE /
+        CONNECTER" against the wordmark), with air between them (issue 22, the review's leftovers).
+      */}
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-6 py-5">
         <Link to={path('/')} aria-label={t('nav.home')}>
           <Logo inverse={inverse} />
         </Link>
         {!webView.active && (
-        <a href={EXTERNAL_LINKS.login} className={`text-sm font-medium tracking-[0.14em] uppercase ${inverse ? 'text-paper' : 'text-ink'} hover:underline underline-offset-4`}>
+        <a href={EXTERNAL_LINKS.login} className={`shrink-0 text-sm font-medium tracking-[0.14em] whitespace-nowrap uppercase max-[359px]:text-xs max-[359px]:tracking-[0.1em] ${inverse ? 'text-paper' : 'text-ink'} hover:underline underline-offset-4`}>
           {t('nav.login')}
         </a>
         )}

@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { NotFoundPage, useIsNotFound } from '../components/centered-frame.tsx';
 import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteFooter } from '../components/site-footer.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
@@ -31,7 +32,11 @@ export default function BlackInclinedLinesLayout() {
   );
 }
 
-/** A page of this layout that failed (a 404 from its checks, an unexpected error) keeps the frame. */
+/**
+ * A page of this layout that failed keeps the frame (an unexpected error); a 404 looks like
+ * every other 404, in the centred frame (components/centered-frame.tsx).
+ */
 export function ErrorBoundary() {
+  if (useIsNotFound()) return <NotFoundPage />;
   return <Frame><RouteErrorContent inverse /></Frame>;
 }

@@ -1,4 +1,5 @@
 import { Outlet, useMatches } from 'react-router';
+import { NotFoundPage, useIsNotFound } from '../components/centered-frame.tsx';
 import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteFooter } from '../components/site-footer.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
@@ -39,7 +40,11 @@ export default function DefaultLayout() {
   );
 }
 
-/** A page of this layout that failed (a 404 from its checks, an unexpected error) keeps the frame. */
+/**
+ * A page of this layout that failed keeps the frame (an unexpected error); a 404 looks like
+ * every other 404, in the centred frame (components/centered-frame.tsx).
+ */
 export function ErrorBoundary() {
+  if (useIsNotFound()) return <NotFoundPage />;
   return <Frame><div className="mx-auto max-w-3xl px-6 py-20 sm:py-28"><RouteErrorContent /></div></Frame>;
 }

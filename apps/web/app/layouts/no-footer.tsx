@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { NotFoundPage, useIsNotFound } from '../components/centered-frame.tsx';
 import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
 import { languageSegment } from '../lib/i18n/language-segment.ts';
@@ -28,7 +29,11 @@ export default function NoFooterLayout() {
   );
 }
 
-/** A page of this layout that failed (a 404 from its checks, an unexpected error) keeps the frame. */
+/**
+ * A page of this layout that failed keeps the frame (an unexpected error); a 404 looks like
+ * every other 404, in the centred frame (components/centered-frame.tsx).
+ */
 export function ErrorBoundary() {
+  if (useIsNotFound()) return <NotFoundPage />;
   return <Frame><RouteErrorContent /></Frame>;
 }

@@ -18,34 +18,48 @@ import { FormGuard } from '../components/form-guard.tsx';
 import { SubmitButton } from '../components/submit-button.tsx';
 import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
-/** The waiting list needs the shop's signed token; anything else is the deny page. */
-async function lobbyEmail(request: Request, context: Route.LoaderArgs['context']): Promise<{ token: string; email: string }> {
-  const token = new URL(request.url).searchParams.get('token') ?? '';
+/** An emailed lobby link's reference (ADR 060): 128 random bits, base64url. A signed token always has dots. */
+const REFERENCE = /^[A-Za-z0-9_-]{22}$/;
+
+const denyToken = (context: Route.LoaderArgs['context']) => redirect(localizedPath(context.get(localeContext).prefix, '/registration/deny', 'reason=token'));
+
+/**
+ * The lobby link's `?token=`: the short reference of an emailed link, which only the API can
+ * resolve, or a signed lobby token (an operator's link, or an email sent before ADR 060), which
+ * is checked here first. Anything unusable is the deny page.
+ */
+async function lobbyLink(request: Request, context: Route.LoaderArgs['context']): Promise<{ token: string; email: string | null }> {
+  const token = (new URL(request.url).searchParams.get('token') ?? '').trim();
+  if (REFERENCE.test(token)) return { token, email: null };
   const verified = await verifyLobbyToken(token, context.get(requestInfoContext).appSecret);
-  if (!verified.ok) throw redirect(localizedPath(context.get(localeContext).prefix, '/registration/deny', 'reason=token'));
+  if (!verified.ok) throw denyToken(context);
   return { token, email: verified.claims.email };
 }
 
 /**
- * Whether the address is on the list already: the link opened again after joining says so
- * instead of offering to join (UX review of 27 Nov, row 22). Without an answer from the API the
- * form shows, and joining answers "already on the list" as before.
+ * The address, and whether it is on the list already: the link opened again after joining says
+ * so instead of offering to join (UX review of 27 Nov, row 22). Without an answer from the API a
+ * signed token's form shows (joining then answers "already on the list" as before); a reference
+ * needs the API to name its address, so the page says what went wrong instead.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { token, email } = await lobbyEmail(request, context);
+  const { token, email } = await lobbyLink(request, context);
   const details = await callApi(lobbyTokenDetails, { token }, { request, context });
-  return { email: shownEmail(email), onWaitlist: details.ok && details.data.lobbyToken.onWaitlist };
+  if (details.ok && details.data.lobbyToken.userErrors.length > 0) throw denyToken(context);
+  const address = email ?? (details.ok ? details.data.lobbyToken.email : null);
+  if (address === null) return { email: null, onWaitlist: false, unavailable: details.ok ? null : apiFailureMessage(details.error) };
+  return { email: shownEmail(address), onWaitlist: details.ok && details.data.lobbyToken.onWaitlist, unavailable: null };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { token } = await lobbyEmail(request, context);
+  const { token } = await lobbyLink(request, context);
   const { locale, prefix } = context.get(localeContext);
   // A script: "you have been added", as a person would read, and nothing written (ADR 041).
   if (isScriptedSubmission(await request.formData(), context)) return { outcome: 'JOINED' as const, notice: null };
   const result = await callApi(joinWaitlist, { token, language: locale }, { request, context });
   if (!result.ok) return { outcome: null, notice: apiFailureMessage(result.error) };
   const { outcome } = result.data.joinWaitlist;
-  // outcome is null exactly when the token was refused (userErrors TOKEN_*).
+  // outcome is null exactly when the link was refused (userErrors TOKEN_*).
   if (!outcome) throw redirect(localizedPath(prefix, '/registration/deny', 'reason=token'));
   return { outcome, notice: null };
 }
@@ -66,6 +80,15 @@ export default function Lobby({ loaderData, actionData }: Route.ComponentProps) 
   const path = useLocalPath();
   const outcome = actionData?.outcome ?? (loaderData.onWaitlist ? 'ALREADY_ON_LIST' : null);
   useTrackOnce(actionData?.outcome === 'JOINED' ? { event: 'join_waitlist', method: 'Google' } : null);
+  if (loaderData.unavailable || loaderData.email === null) {
+    // The API could not name the link's address: nothing to join with until it answers again.
+    const notice = loaderData.unavailable;
+    return (
+      <MessageScreen title={t('lobby.title')}>
+        {notice && <p role="alert" className="mt-6 border-l-2 border-alert pl-4">{t(notice.id, notice.values)}</p>}
+      </MessageScreen>
+    );
+  }
   if (outcome) {
     // What comes next, for someone who is not a member yet: the club to discover, then the login (spec §2).
     return (

@@ -17,6 +17,7 @@ import { auditLogPseudonymsMigration } from './0015-audit-log-pseudonyms.ts';
 import { outboxInviterNameMigration } from './0016-outbox-inviter-name.ts';
 import { codeSignalNetworksMigration } from './0017-code-signal-networks.ts';
 import { waitlistLeaveReferenceMigration } from './0018-waitlist-leave-reference.ts';
+import { lobbyLinkReferenceMigration } from './0019-lobby-link-reference.ts';
 import { applicationDecisionsMigration } from './0020-application-decisions.ts';
 
 /**
@@ -43,7 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0016-outbox-inviter-name': outboxInviterNameMigration,
   '0017-code-signal-networks': codeSignalNetworksMigration,
   '0018-waitlist-leave-reference': waitlistLeaveReferenceMigration,
-  // 0019 is another change's, merged separately.
+  '0019-lobby-link-reference': lobbyLinkReferenceMigration,
   '0020-application-decisions': applicationDecisionsMigration,
 };
 

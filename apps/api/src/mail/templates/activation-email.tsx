@@ -6,10 +6,13 @@ import type { Locale } from '@velvet/i18n/locales';
 import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
+import type { Company } from '@velvet/validation/shop';
 import type { EmailTexts } from './layout.tsx';
 
 export interface ActivationEmailProps {
   locale: Locale;
+  /** The imprint's company (COMPANY_* settings); the placeholder without. */
+  company?: Company;
   firstName: string | null;
   inviterName: string | null;
   activationUrl: string;
@@ -36,5 +39,5 @@ function activationEmailTexts(props: ActivationEmailProps): EmailTexts {
 }
 
 export function renderActivationEmail(props: ActivationEmailProps): Promise<RenderedEmail> {
-  return renderEmail({ locale: props.locale, texts: activationEmailTexts(props), actionUrl: props.activationUrl });
+  return renderEmail({ locale: props.locale, company: props.company, texts: activationEmailTexts(props), actionUrl: props.activationUrl });
 }

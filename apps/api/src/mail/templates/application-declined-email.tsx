@@ -4,6 +4,7 @@
  * again once the cool-down is over — with the status link. In the club's frame (./layout.tsx).
  */
 import type { Locale } from '@velvet/i18n/locales';
+import type { Company } from '@velvet/validation/shop';
 import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
@@ -11,6 +12,8 @@ import { statusAside } from './status-link.ts';
 
 export interface ApplicationDeclinedEmailProps {
   locale: Locale;
+  /** The imprint's company (COMPANY_* settings, ADR 060). */
+  company?: Company;
   reason: string;
   reapplyAfter: Date;
   /** The lobby with a signed token for this address: joining the waiting list is one click. */
@@ -23,6 +26,7 @@ export function renderApplicationDeclinedEmail(props: ApplicationDeclinedEmailPr
   const t = emailTranslator(props.locale);
   return renderEmail({
     locale: props.locale,
+    company: props.company,
     actionUrl: props.lobbyUrl,
     texts: {
       subject: t('email.applicationDeclined.subject'),

@@ -8,12 +8,14 @@ import type { Locale } from '@velvet/i18n/locales';
 import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
+import type { Company } from '@velvet/validation/shop';
 import { statusAside } from './status-link.ts';
 
-export function renderApplicationReceivedEmail({ locale, statusUrl }: { locale: Locale; statusUrl: string | null }): Promise<RenderedEmail> {
+export function renderApplicationReceivedEmail({ locale, company, statusUrl }: { locale: Locale; company?: Company; statusUrl: string | null }): Promise<RenderedEmail> {
   const t = emailTranslator(locale);
   return renderEmail({
     locale,
+    company,
     texts: {
       subject: t('email.applicationReceived.subject'),
       preview: t('email.applicationReceived.preview'),

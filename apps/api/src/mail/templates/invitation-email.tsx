@@ -7,6 +7,7 @@ import type { Locale } from '@velvet/i18n/locales';
 import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
+import type { Company } from '@velvet/validation/shop';
 import type { EmailTexts } from './layout.tsx';
 
 /** Why the recipient is invited: they joined the waiting list, or applied for membership. */
@@ -14,6 +15,8 @@ type InvitationReason = 'waitlist' | 'interest';
 
 export interface InvitationEmailProps {
   locale: Locale;
+  /** The imprint's company (COMPANY_* settings); the placeholder without. */
+  company?: Company;
   /** The personal registration code. */
   code: string;
   /** The landing page with the code (?rc=). */
@@ -42,5 +45,5 @@ function invitationEmailTexts(props: InvitationEmailProps): EmailTexts {
 }
 
 export function renderInvitationEmail(props: InvitationEmailProps): Promise<RenderedEmail> {
-  return renderEmail({ locale: props.locale, texts: invitationEmailTexts(props), actionUrl: props.invitationUrl });
+  return renderEmail({ locale: props.locale, company: props.company, texts: invitationEmailTexts(props), actionUrl: props.invitationUrl });
 }

@@ -19,6 +19,7 @@ import { Text } from '@react-email/text';
 import { Fragment } from 'react';
 import type { Locale } from '@velvet/i18n/locales';
 import { COMPANY, SHOP_LINKS } from '@velvet/validation/shop';
+import type { Company } from '@velvet/validation/shop';
 import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { styles } from './brand.ts';
@@ -58,6 +59,8 @@ interface EmailVoucher {
 
 export interface EmailFrameProps {
   locale: Locale;
+  /** The company the imprint names (COMPANY_* settings, ADR 060); the placeholder COMPANY without. */
+  company?: Company | undefined;
   texts: EmailTexts;
   /** Where the button leads (with `texts.button`). */
   actionUrl?: string;
@@ -66,15 +69,16 @@ export interface EmailFrameProps {
 /**
  * The company's imprint (issue 22 row 19): name, address, register and management, as German
  * readers expect at the foot of every email, and the link to the full imprint. One owner for
- * the data (@velvet/validation/shop); the country is named in the reader's language.
+ * the data (@velvet/validation/shop, replaced entry by entry by the COMPANY_* settings); the
+ * country is named in the reader's language.
  */
-function imprintLines(locale: Locale): string[] {
+function imprintLines(locale: Locale, company: Company): string[] {
   const t = emailTranslator(locale);
-  const country = new Intl.DisplayNames([locale], { type: 'region' }).of(COMPANY.country) ?? COMPANY.country;
+  const country = new Intl.DisplayNames([locale], { type: 'region' }).of(company.country) ?? company.country;
   return [
-    [COMPANY.name, COMPANY.street, `${COMPANY.postalCode}\u00a0${COMPANY.city}`, country].join(' · '),
-    t('email.footer.register', { register: COMPANY.register, directors: COMPANY.managingDirectors }),
-    t('email.footer.contact', { email: COMPANY.email }),
+    [company.name, company.street, `${company.postalCode}\u00a0${company.city}`, country].join(' · '),
+    t('email.footer.register', { register: company.register, directors: company.managingDirectors }),
+    t('email.footer.contact', { email: company.email }),
   ];
 }
 
@@ -95,7 +99,7 @@ function VoucherFrame({ voucher }: { voucher: EmailVoucher }) {
   );
 }
 
-function EmailFrame({ locale, texts, actionUrl }: EmailFrameProps) {
+function EmailFrame({ locale, texts, actionUrl, company }: EmailFrameProps) {
   const t = emailTranslator(locale);
   return (
     <Html lang={locale} dir="ltr">
@@ -152,7 +156,7 @@ function EmailFrame({ locale, texts, actionUrl }: EmailFrameProps) {
           <Text style={styles.footer}>{texts.tagline}</Text>
           <Text style={styles.footer}>{texts.reason}</Text>
           <Text style={styles.imprint}>
-            {imprintLines(locale).map((line) => (
+            {imprintLines(locale, company ?? COMPANY).map((line) => (
               <Fragment key={line}>
                 {line}
                 <br />
@@ -198,7 +202,7 @@ export async function renderEmail(props: EmailFrameProps): Promise<RenderedEmail
     ...(texts.asides ?? []).map((aside) => `${aside.text}\n${aside.url}`),
     '--',
     `${texts.tagline}\n${texts.reason}`,
-    [...imprintLines(locale), `${t('footer.imprint')}${labelColon(locale)} ${SHOP_LINKS.imprint}`].join('\n'),
+    [...imprintLines(locale, props.company ?? COMPANY), `${t('footer.imprint')}${labelColon(locale)} ${SHOP_LINKS.imprint}`].join('\n'),
   ].join('\n\n');
   return { subject: texts.subject, html, text: `${text}\n` };
 }

@@ -7,10 +7,13 @@ import type { Locale } from '@velvet/i18n/locales';
 import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
+import type { Company } from '@velvet/validation/shop';
 import type { EmailTexts } from './layout.tsx';
 
 export interface LobbyEmailProps {
   locale: Locale;
+  /** The imprint's company (COMPANY_* settings); the placeholder without. */
+  company?: Company;
   /** The lobby page with the signed token (?token=). */
   lobbyUrl: string;
   /** When the link stops working. */
@@ -34,5 +37,5 @@ function lobbyEmailTexts(props: LobbyEmailProps): EmailTexts {
 }
 
 export function renderLobbyEmail(props: LobbyEmailProps): Promise<RenderedEmail> {
-  return renderEmail({ locale: props.locale, texts: lobbyEmailTexts(props), actionUrl: props.lobbyUrl });
+  return renderEmail({ locale: props.locale, company: props.company, texts: lobbyEmailTexts(props), actionUrl: props.lobbyUrl });
 }

@@ -8,10 +8,13 @@ import type { Locale } from '@velvet/i18n/locales';
 import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
+import type { Company } from '@velvet/validation/shop';
 import type { EmailTexts } from './layout.tsx';
 
 export interface PrivateLinkEmailProps {
   locale: Locale;
+  /** The imprint's company (COMPANY_* settings); the placeholder without. */
+  company?: Company;
   /** The inviter's first name; null when none. */
   firstName: string | null;
   /** The code that was paused. */
@@ -39,5 +42,5 @@ function privateLinkEmailTexts(props: PrivateLinkEmailProps): EmailTexts {
 }
 
 export function renderPrivateLinkEmail(props: PrivateLinkEmailProps): Promise<RenderedEmail> {
-  return renderEmail({ locale: props.locale, texts: privateLinkEmailTexts(props), actionUrl: props.linkUrl });
+  return renderEmail({ locale: props.locale, company: props.company, texts: privateLinkEmailTexts(props), actionUrl: props.linkUrl });
 }

@@ -8,12 +8,24 @@ import type { Locale } from '@velvet/i18n/locales';
 import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
+import type { Company } from '@velvet/validation/shop';
 import { statusAside } from './status-link.ts';
 
-export function renderWaitlistJoinedEmail({ locale, leaveUrl, statusUrl }: { locale: Locale; leaveUrl: string; statusUrl: string | null }): Promise<RenderedEmail> {
+export function renderWaitlistJoinedEmail({
+  locale,
+  company,
+  leaveUrl,
+  statusUrl,
+}: {
+  locale: Locale;
+  company?: Company;
+  leaveUrl: string;
+  statusUrl: string | null;
+}): Promise<RenderedEmail> {
   const t = emailTranslator(locale);
   return renderEmail({
     locale,
+    company,
     texts: {
       subject: t('email.waitlistJoined.subject'),
       preview: t('email.waitlistJoined.preview'),

@@ -9,6 +9,7 @@ import { SHOP_LINKS } from '@velvet/validation/shop';
 import { emailTranslator } from '../intl.ts';
 import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
+import type { Company } from '@velvet/validation/shop';
 import type { EmailTexts } from './layout.tsx';
 
 interface WelcomeVoucherTerms {
@@ -22,6 +23,8 @@ interface WelcomeVoucherTerms {
 
 export interface WelcomeEmailProps {
   locale: Locale;
+  /** The imprint's company (COMPANY_* settings); the placeholder without. */
+  company?: Company;
   firstName: string | null;
   voucher: WelcomeVoucherTerms;
 }
@@ -56,5 +59,5 @@ function welcomeEmailTexts({ locale, firstName, voucher }: WelcomeEmailProps): E
 }
 
 export function renderWelcomeEmail(props: WelcomeEmailProps): Promise<RenderedEmail> {
-  return renderEmail({ locale: props.locale, texts: welcomeEmailTexts(props), actionUrl: SHOP_LINKS.login });
+  return renderEmail({ locale: props.locale, company: props.company, texts: welcomeEmailTexts(props), actionUrl: SHOP_LINKS.login });
 }
