@@ -241,6 +241,22 @@ describe('SIGTERM', () => {
   });
 });
 
+describe('SIGTERM on the web role', () => {
+  it('answers 503 on /health/ready while it still accepts, then closes its port and exits 0', async () => {
+    const port = await freePort();
+    const web = run(['apps/web/server.js'], { DATA_DIR: dataDir(), NODE_ENV: 'production', PORT: String(port), SHUTDOWN_DELAY_MS: '1500' });
+    started.push(web);
+    const url = `http://127.0.0.1:${port}`;
+    await eventually('the web role to be ready', async () => ((await status(`${url}/health/ready`)) === 200 ? true : undefined));
+    expect(await status(`${url}/health/live`)).toBe(200);
+    web.child.kill('SIGTERM');
+    await eventually('readiness to turn 503', async () => ((await status(`${url}/health/ready`)) === 503 ? true : undefined));
+    expect(await status(`${url}/about-us`)).toBe(200);
+    expect(await web.exited).toBe(0);
+    expect(await status(`${url}/health/live`)).toBeUndefined();
+  });
+});
+
 describe('MIGRATE_ON_START=false', () => {
   it('refuses to start on a database that lacks this version’s migrations, and says to run npm run migrate', async () => {
     const port = await freePort();

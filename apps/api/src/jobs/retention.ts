@@ -6,7 +6,7 @@
  * three-year limitation period in which it may have to be proven; admin sessions a week
  * past their end; registrations never activated (pending members) a month after their last
  * activation link expired — their place went back to the invitation when it expired (ADR 029),
- * and after this the address can register afresh. Pending and sending emails are never deleted. Every API instance runs
+ * and after this the address can register afresh. Pending and sending emails are never deleted. Every worker process runs
  * the pass every few hours (deleting is idempotent); `npm run cli -- data prune` runs it now.
  */
 import type { Db } from '../db/connect.ts';
