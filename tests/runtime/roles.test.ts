@@ -115,7 +115,7 @@ describe('the API and worker roles', () => {
     for (let i = 0; i < 12; i++) emails.push(await register(api.url));
     // The API role started no job: no worker, no retention, no admission (their start lines are absent).
     expect(api.process.output()).toContain('API listening');
-    expect(api.process.output()).not.toMatch(/outbox worker started|retention|admission/);
+    expect(api.process.output()).not.toMatch(/outbox worker started|"component":"(outbox|retention|admission)"/);
     const queued = outbox(dir).filter((row) => emails.includes(row.recipient));
     expect(queued).toHaveLength(12);
     expect(queued.every((row) => row.status === 'pending' && row.attempts === 0)).toBe(true);
@@ -134,7 +134,7 @@ describe('the API and worker roles', () => {
   });
 
   for (const signal of ['a short poll (SQLite, no Redis)', 'Redis pub/sub'] as const) {
-    it(`a registration on the API role reaches the worker's mailbox within a second, through ${signal}`, async () => {
+    it(`a registration on the API role reaches the worker's mailbox well within the worker's 5 s idle poll, through ${signal}`, async () => {
       const redis: Record<string, string> = signal === 'Redis pub/sub' ? { REDIS_URL, REDIS_PREFIX: `roles-${process.pid}-${Date.now()}:` } : {};
       const { dir, env } = await migrated(redis);
       const api = await role('api', env);
@@ -148,7 +148,8 @@ describe('the API and worker roles', () => {
         delays.push(Date.now() - before);
       }
       // The worker's idle poll without a signal is 5 s: a median well under it says the signal (or the short poll) woke it.
-      expect(delays.toSorted((a, b) => a - b)[2]).toBeLessThan(1_000);
+      // (Measured on an idle machine: 210–340 ms with the poll, 120–190 ms through Redis, ADR 062.)
+      expect(delays.toSorted((a, b) => a - b)[2]).toBeLessThan(2_000);
     });
   }
 });
@@ -174,7 +175,7 @@ function slowRequest(url: string): { connected: Promise<unknown>; finish: () => 
 describe('SIGTERM', () => {
   it('the API role answers 503 on /health/ready first, then closes its port, finishes the request in flight, closes subscriptions with 1001, exits 0', async () => {
     const { env } = await migrated();
-    const api = await role('api', { ...env, SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_GRACE_MS: '10000' });
+    const api = await role('api', { ...env, SHUTDOWN_DELAY_MS: '3000', SHUTDOWN_GRACE_MS: '10000' });
     // A subscriber's socket (Node's own WebSocket client), acknowledged by the server.
     const socket = new WebSocket(`${api.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
     await new Promise<void>((resolve, reject) => {
@@ -244,7 +245,7 @@ describe('SIGTERM', () => {
 describe('SIGTERM on the web role', () => {
   it('answers 503 on /health/ready while it still accepts, then closes its port and exits 0', async () => {
     const port = await freePort();
-    const web = run(['apps/web/server.js'], { DATA_DIR: dataDir(), NODE_ENV: 'production', PORT: String(port), SHUTDOWN_DELAY_MS: '1500' });
+    const web = run(['apps/web/server.js'], { DATA_DIR: dataDir(), NODE_ENV: 'production', PORT: String(port), SHUTDOWN_DELAY_MS: '3000' });
     started.push(web);
     const url = `http://127.0.0.1:${port}`;
     await eventually('the web role to be ready', async () => ((await status(`${url}/health/ready`)) === 200 ? true : undefined));
