@@ -10,6 +10,8 @@ import { defineConfig, devices } from '@playwright/test';
 const OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0);
 const WEB_PORT = 3310 + OFFSET;
 const API_PORT = 9310 + OFFSET;
+/** The worker role's health port (ADR 062): scripts/start.mjs runs the worker as its own process. */
+const WORKER_PORT = 9311 + OFFSET;
 const DOWN_PORT = 3311 + OFFSET;
 const DATA_DIR = OFFSET ? `test-results-${OFFSET}/e2e-data` : 'test-results/e2e-data';
 
@@ -135,8 +137,8 @@ export default defineConfig({
       },
     },
     {
-      // The product as `npm start` runs it (ADR 026): compiled JavaScript, NODE_ENV=production,
-      // under scripts/start.mjs's supervision (`npm run test:e2e` builds first).
+      // The product as `npm start` runs it (ADR 026, 062): compiled JavaScript, NODE_ENV=production,
+      // the migrate step, then web, api and worker under scripts/start.mjs (`npm run test:e2e` builds first).
       command: `rm -rf ${DATA_DIR} && node scripts/start.mjs`,
       url: `${E2E.base}/healthz`,
       reuseExistingServer: false,
@@ -144,6 +146,7 @@ export default defineConfig({
       env: {
         PORT: String(WEB_PORT),
         API_PORT: String(API_PORT),
+        WORKER_PORT: String(WORKER_PORT),
         DATA_DIR,
         PUBLIC_URL: E2E.base,
         PUBLIC_API_URL: E2E.api,

@@ -6,7 +6,7 @@
  * printed as a ratio to it with both absolute numbers, the goal and whether it is met; then a
  * summary of all figures, also written to bench/results/<time>.json (git-ignored). The sections
  * (bench/lib/*-section.mjs) run in the order of SECTIONS below: those that need the product run
- * while it is up (scripts/start.mjs: API + web server on SQLite, a throw-away data directory),
+ * while it is up (scripts/start.mjs: web, api and worker on SQLite, a throw-away data directory),
  * the others after it stopped. See bench/README.md.
  */
 import { spawnSync } from 'node:child_process';

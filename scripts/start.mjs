@@ -1,13 +1,21 @@
 #!/usr/bin/env node
 /**
- * Runs the compiled product (`npm run build` first; ADR 026): the GraphQL API (SQLite under
- * data/ unless DATABASE_URL says otherwise, migrated and seeded at start-up) and the web
- * server, as two child processes with NODE_ENV=production.
+ * The quick start's launcher (`npm start` builds first; ADR 026, 062): the same build as a
+ * deployment, on the embedded defaults (SQLite under data/ unless DATABASE_URL says otherwise,
+ * the dev mailbox unless SMTP_URL), with NODE_ENV=production. It runs what a deployment runs as
+ * separate steps and processes:
  *
- * A child that crashes is started again (after 1 s, doubling up to 30 s while it keeps
- * crashing) while the other one goes on serving: the web server answers with the spec's
- * generic message while the API is away. A child that refuses its configuration (exit code
- * 2) is not restarted: that needs a person. Ctrl-C or SIGTERM stops both.
+ *   1. `node apps/api/dist/main.js migrate`   once: migrations and seeds, then it exits
+ *   2. ROLE=api    node apps/api/dist/main.js   GraphQL and subscriptions
+ *      ROLE=worker node apps/api/dist/main.js   outbox, retention, waiting-list admission
+ *      node apps/web/server.js                  the web server
+ *
+ * and prints one summary of where each listens and what it uses. A deployment runs each role
+ * as its own process under the platform's supervisor instead (docs/architecture.md); this
+ * launcher's restarts are a convenience of the quick start only: a child that crashes is
+ * started again (after 1 s, doubling up to 30 s while it keeps crashing) while the others go on
+ * serving. A child that refuses its configuration (exit code 2) is not restarted: that needs a
+ * person. Ctrl-C or SIGTERM stops all of them.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,21 +23,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 22)) {
-  console.error(`Node ${process.versions.node} is too old: Velvet Rope needs Node 22.22 or newer (24 LTS recommended).`);
-  process.exit(1);
-}
-
+const API = 'apps/api/dist/main.js';
 const programs = [
   // The web server forwards the visitor's address to the API, which listens on loopback only.
-  { name: 'api', file: 'apps/api/dist/main.js', env: { TRUST_PROXY: 'true' } },
+  { name: 'api', file: API, env: { ROLE: 'api', TRUST_PROXY: 'true' } },
+  { name: 'worker', file: API, env: { ROLE: 'worker' } },
   // The web server's bundle (ADR 053): apps/web/server.js starts apps/web/build/server/index.js.
   { name: 'web', file: 'apps/web/server.js', built: 'apps/web/build/server/index.js', env: {} },
 ];
-const missing = programs.filter((p) => !existsSync(path.join(root, p.built ?? p.file)));
+const missing = [...new Set(programs.map((p) => p.built ?? p.file))].filter((file) => !existsSync(path.join(root, file)));
 if (missing.length > 0) {
-  console.error(`Not built yet (${missing.map((p) => p.built ?? p.file).join(', ')}): run \`npm run build\` first, or \`npm start\`, which builds.`);
+  console.error(`Not built yet (${missing.join(', ')}): run \`npm run build\` first, or \`npm start\`, which builds.`);
   process.exit(1);
 }
 
@@ -37,6 +41,8 @@ const env = {
   NODE_ENV: 'production',
   ...process.env,
   DATA_DIR: path.resolve(process.env.DATA_DIR ?? path.join(root, 'data')),
+  // Step 1 migrated; the roles only check that it did, as in a deployment.
+  MIGRATE_ON_START: 'false',
 };
 /** Exit code of a child that refused its configuration (parseEnv's EnvError): restarting cannot help. */
 const CONFIGURATION_REFUSED = 2;
@@ -47,16 +53,29 @@ const HEALTHY_AFTER_MS = 60_000;
 
 let stopping = false;
 const running = new Map();
+const restarts = new Map();
+/** What each role said when it was ready (its `process.send`), for the one summary. */
+const ready = new Map();
+let summarised = false;
 
-function launch(program, delay = FIRST_DELAY_MS) {
-  const startedAt = Date.now();
-  const child = spawn(process.execPath, ['--enable-source-maps', program.file], {
+function spawnNode(file, args, extraEnv) {
+  return spawn(process.execPath, ['--enable-source-maps', file, ...args], {
     cwd: root,
-    env: { ...program.env, ...env },
+    env: { ...extraEnv, ...env },
     // The IPC channel closes when this process ends, however it ends: the children stop with it.
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
+}
+
+function launch(program, delay = FIRST_DELAY_MS) {
+  const startedAt = Date.now();
+  const child = spawnNode(program.file, [], program.env);
   running.set(program.name, child);
+  child.on('message', (message) => {
+    if (message?.velvet !== 'ready') return;
+    ready.set(program.name, message);
+    summarise();
+  });
   child.on('exit', (code, signal) => {
     running.delete(program.name);
     if (stopping) {
@@ -77,7 +96,6 @@ function launch(program, delay = FIRST_DELAY_MS) {
     restarts.set(program.name, timer);
   });
 }
-const restarts = new Map();
 
 function stop(code) {
   if (stopping) return;
@@ -90,28 +108,34 @@ function stop(code) {
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
-for (const program of programs) launch(program);
-
-const port = env.PORT ?? '3000';
-const apiPort = env.API_PORT ?? '9090';
-const web = `http://localhost:${port}`;
-async function waitFor(url) {
-  for (let i = 0; i < 240 && !stopping; i++) {
-    try {
-      if ((await fetch(url)).ok) return true;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return false;
-}
-if ((await waitFor(`http://127.0.0.1:${apiPort}/health`)) && (await waitFor(`http://127.0.0.1:${port}/healthz`))) {
+/** Once every role is ready: where each listens and what it uses (no credentials: the roles describe it). */
+function summarise() {
+  if (summarised || programs.some((p) => !ready.has(p.name))) return;
+  summarised = true;
+  const url = (name) => ready.get(name).url.replace('//127.0.0.1:', '//localhost:');
+  const web = url('web');
+  const { database, mail, redis } = ready.get('api').uses;
+  const mailbox = mail.startsWith('dev mailbox') ? `  (read at ${url('api').replace(/\/graphql$/, '/dev/mailbox')})` : '';
   console.log(`
-  Velvet Rope is running.
-    Web app:      ${web}
-    Invitation:   ${web}/?rc=WELCOME2026
-    GraphQL API:  http://localhost:${apiPort}/graphql
-  Ctrl-C stops both.
+  Velvet Rope is running: one process per role (a deployment runs each under its own supervisor).
+    web       ${web}   invitation: ${web}/?rc=WELCOME2026
+    api       ${url('api')}
+    worker    ${url('worker')}
+    database  ${database}
+    email     ${mail}${mailbox}
+    redis     ${redis}
+  Ctrl-C stops them all.
 `);
 }
+
+// Step 1: migrations as their own step, before any role starts (ADR 062).
+const migrate = spawnNode(API, ['migrate'], {});
+migrate.on('exit', (code, signal) => {
+  if (stopping) return process.exit(process.exitCode ?? 0);
+  if (code === 0) {
+    for (const program of programs) launch(program);
+    return;
+  }
+  console.error(code === CONFIGURATION_REFUSED ? '[start] migrate refused its configuration; stopping.' : `[start] migrate failed (${signal ?? `exit code ${code}`}); stopping.`);
+  process.exit(1);
+});

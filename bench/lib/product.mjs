@@ -167,6 +167,8 @@ function benchEnv({ webPort, apiPort, dataDir, extraEnv }) {
     PATH: pathWithThisNode(),
     PORT: String(webPort),
     API_PORT: String(apiPort),
+    // The worker role's health port, when scripts/start.mjs runs the roles (ADR 062).
+    WORKER_PORT: String(apiPort + 2),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${webPort}`,
@@ -186,7 +188,7 @@ function benchEnv({ webPort, apiPort, dataDir, extraEnv }) {
 }
 
 /**
- * Starts `node scripts/start.mjs` (API + web server, as `npm start` runs them) in a process group
+ * Starts `node scripts/start.mjs` (web, api and worker, as `npm start` runs them) in a process group
  * of its own and waits for both health checks.
  * @param {string} root repository root
  * @param {{ webPort: number, apiPort: number, env?: Record<string, string>, onSpawn?: (product: Product) => void }} options

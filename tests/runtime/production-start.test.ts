@@ -1,14 +1,14 @@
 /**
- * `npm start` as a visitor's machine and a deployment run it (ADR 026): compiled JavaScript
- * under NODE_ENV=production, supervised by scripts/start.mjs, which starts a crashed child
- * again while the other keeps serving.
+ * `npm start` as a visitor's machine runs it (ADR 026, 062): compiled JavaScript under
+ * NODE_ENV=production, the migrations as their own step, then one process per role (web, api,
+ * worker) under scripts/start.mjs, which starts a crashed child again while the others keep serving.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../packages/i18n/catalogs/en.json' with { type: 'json' };
 import { sendWithHeaders } from '../../apps/api/test/support/hostile-input.ts';
-import { ROOT, childrenOf, dataDir, eventually, freePort, missingBuild, run, status, type Running } from './support.ts';
+import { ROOT, childrenOf, dataDir, eventually, freePorts, missingBuild, run, status, type Running } from './support.ts';
 
 const GENERIC = en['error.generic'];
 // Pages write the brand with a no-break space (issue 22 row 7, `keepBrandTogether`).
@@ -29,12 +29,14 @@ describe('npm start', () => {
   let product: Running;
   let web: string;
   let api: string;
+  let worker: string;
 
   beforeAll(async () => {
-    const [port, apiPort] = [await freePort(), await freePort()];
+    const [port, apiPort, workerPort] = await freePorts(3);
     web = `http://127.0.0.1:${port}`;
     api = `http://127.0.0.1:${apiPort}`;
-    product = run(['scripts/start.mjs'], { PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir() });
+    worker = `http://127.0.0.1:${workerPort}`;
+    product = run(['scripts/start.mjs'], { PORT: String(port), API_PORT: String(apiPort), WORKER_PORT: String(workerPort), DATA_DIR: dataDir() });
     await eventually('the product to start', async () => (product.output().includes('Velvet Rope is running') ? true : undefined), 90_000);
   });
   afterAll(async () => {
@@ -42,17 +44,24 @@ describe('npm start', () => {
   });
 
   const programs = () => childrenOf(product.child.pid!);
-  const pidOf = (file: string) => programs().find((p) => p.argv.includes(file))?.pid;
+  const roleOf = (pid: number) => {
+    const role = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((v) => v.startsWith('ROLE='));
+    return role?.slice('ROLE='.length) ?? 'web';
+  };
+  const pidOf = (role: 'web' | 'api' | 'worker') => programs().find((p) => roleOf(p.pid) === role)?.pid;
 
-  it('runs two compiled programs, no TypeScript loader, with NODE_ENV=production', () => {
-    const argv = programs().map((p) => p.argv.slice(1));
+  it('runs one compiled program per role, no TypeScript loader, with NODE_ENV=production', () => {
+    const argv = programs().map((p) => [roleOf(p.pid), ...p.argv.slice(1)]);
     expect(argv).toEqual([
-      ['--enable-source-maps', 'apps/api/dist/main.js'],
-      ['--enable-source-maps', 'apps/web/server.js'],
+      ['api', '--enable-source-maps', 'apps/api/dist/main.js'],
+      ['worker', '--enable-source-maps', 'apps/api/dist/main.js'],
+      ['web', '--enable-source-maps', 'apps/web/server.js'],
     ]);
     for (const { pid } of programs()) {
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       expect(environ).toContain('NODE_ENV=production');
+      // The launcher migrated first, as a deployment's own step; the roles only check it did.
+      expect(environ).toContain('MIGRATE_ON_START=false');
       expect(environ.some((v) => v.startsWith('NODE_OPTIONS=') && /tsx|strip-types/.test(v))).toBe(false);
     }
     // A deployment installs with `npm ci --omit=dev`: nothing it runs may need tsx.
@@ -83,8 +92,8 @@ describe('npm start', () => {
   });
 
   it('answers an unusable Host or Origin with a 400 page, also for a page the cache holds, and keeps serving (issue 18 §1)', async () => {
-    const webPid = pidOf('apps/web/server.js');
-    const apiPid = pidOf('apps/api/dist/main.js');
+    const webPid = pidOf('web');
+    const apiPid = pidOf('api');
     // Twice: the second answer of `/` comes from the page cache, which the first request stores.
     for (const _ of [1, 2]) expect(await status(`${web}/`)).toBe(200);
     const heads: Record<string, string>[] = [
@@ -109,12 +118,12 @@ describe('npm start', () => {
     // The same programs still serve: nothing exited.
     expect(await status(`${web}/`)).toBe(200);
     expect(await status(`${api}/health`)).toBe(200);
-    expect([pidOf('apps/web/server.js'), pidOf('apps/api/dist/main.js')]).toEqual([webPid, apiPid]);
+    expect([pidOf('web'), pidOf('api')]).toEqual([webPid, apiPid]);
     expect(product.output()).not.toMatch(/stopped|Invalid URL/);
   });
 
   it('starts a crashed API again while the web server keeps serving, with the generic message meanwhile', async () => {
-    const before = pidOf('apps/api/dist/main.js')!;
+    const before = pidOf('api')!;
     process.kill(before, 'SIGKILL');
     // Meanwhile the web server answers, and a page that needs the API says the store is unavailable.
     const outage = await eventually('a page rendered during the outage', async () => {
@@ -126,21 +135,38 @@ describe('npm start', () => {
     expect(await status(`${web}/about-us`)).toBe(200);
     // Then the API is back by itself, as a new process, and the invitation works again.
     await eventually('the API to be back', async () => ((await status(`${api}/health`)) === 200 ? true : undefined));
-    expect(pidOf('apps/api/dist/main.js')).not.toBe(before);
+    expect(pidOf('api')).not.toBe(before);
     await eventually('the invitation page to work again', async () => ((await shown(`${web}/?rc=WELCOME2026`)).text.includes(INVITED) ? true : undefined));
     expect(product.output()).toMatch(/\[start\] api stopped \(SIGKILL\); starting it again/);
   });
 
   it('starts a crashed web server again', async () => {
-    const before = pidOf('apps/web/server.js')!;
+    const before = pidOf('web')!;
     process.kill(before, 'SIGKILL');
     await eventually('the web server to be back', async () => {
-      const pid = pidOf('apps/web/server.js');
+      const pid = pidOf('web');
       return pid !== undefined && pid !== before && (await status(`${web}/healthz`)) === 200 ? true : undefined;
     });
   });
 
-  it('stops both programs on SIGTERM', async () => {
+  it('says once, readable, where each role listens and what it uses', async () => {
+    const summary = product.output().slice(product.output().indexOf('Velvet Rope is running'));
+    expect(product.output().split('Velvet Rope is running')).toHaveLength(2);
+    const localhost = (url: string) => url.replace('127.0.0.1', 'localhost');
+    expect(summary).toMatch(new RegExp(`web +${localhost(web)} +invitation: ${localhost(web)}/\\?rc=WELCOME2026`));
+    expect(summary).toMatch(new RegExp(`api +${localhost(api)}/graphql`));
+    expect(summary).toMatch(new RegExp(`worker +${localhost(worker)}/health/ready`));
+    expect(summary).toMatch(/database +SQLite, \/\S+\/velvet\.sqlite/);
+    expect(summary).toMatch(new RegExp(`email +dev mailbox, /\\S+/mailbox +\\(read at ${localhost(api)}/dev/mailbox\\)`));
+    expect(summary).toMatch(/redis +none: rate limits, events and the outbox signal stay in each process/);
+    // And each role answers the health checks a platform asks.
+    for (const base of [web, api, worker]) {
+      expect(await status(`${base}/health/live`)).toBe(200);
+      expect(await status(`${base}/health/ready`)).toBe(200);
+    }
+  });
+
+  it('stops every program on SIGTERM', async () => {
     const pids = programs().map((p) => p.pid);
     expect(await product.stop()).toBe(0);
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
@@ -149,10 +175,11 @@ describe('npm start', () => {
 
 describe('npm start with a deployment address', () => {
   it('refuses to start without a secret and a mail server, once, and says which variables', async () => {
-    const [port, apiPort] = [await freePort(), await freePort()];
+    const [port, apiPort, workerPort] = await freePorts(3);
     const product = run(['scripts/start.mjs'], {
       PORT: String(port),
       API_PORT: String(apiPort),
+      WORKER_PORT: String(workerPort),
       DATA_DIR: dataDir(),
       PUBLIC_URL: 'https://club.velvetrope.example',
     });
@@ -166,11 +193,11 @@ describe('npm start with a deployment address', () => {
 
 describe('npm start killed outright', () => {
   it('takes its programs with it, so nothing holds the ports against the next start', async () => {
-    const [port, apiPort] = [await freePort(), await freePort()];
-    const product = run(['scripts/start.mjs'], { PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir(), SEED_DEMO: 'false' });
+    const [port, apiPort, workerPort] = await freePorts(3);
+    const product = run(['scripts/start.mjs'], { PORT: String(port), API_PORT: String(apiPort), WORKER_PORT: String(workerPort), DATA_DIR: dataDir(), SEED_DEMO: 'false' });
     await eventually('the product to start', async () => (product.output().includes('Velvet Rope is running') ? true : undefined), 90_000);
     const pids = childrenOf(product.child.pid!).map((p) => p.pid);
-    expect(pids).toHaveLength(2);
+    expect(pids).toHaveLength(3);
     product.child.kill('SIGKILL');
     await product.exited;
     const alive = (pid: number) => {
@@ -181,8 +208,9 @@ describe('npm start killed outright', () => {
         return false;
       }
     };
-    await eventually('both programs to stop', async () => (pids.some(alive) ? undefined : true), 15_000);
+    await eventually('every program to stop', async () => (pids.some(alive) ? undefined : true), 15_000);
     expect(await status(`http://127.0.0.1:${port}/healthz`)).toBeUndefined();
     expect(await status(`http://127.0.0.1:${apiPort}/health`)).toBeUndefined();
+    expect(await status(`http://127.0.0.1:${workerPort}/health/live`)).toBeUndefined();
   });
 });

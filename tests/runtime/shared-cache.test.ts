@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import de from '../../packages/i18n/catalogs/de.json' with { type: 'json' };
 import { startNginx } from '../../scripts/nginx.mjs';
-import { dataDir, eventually, freePort, missingBuild, run, type Running } from './support.ts';
+import { dataDir, eventually, freePorts, missingBuild, run, type Running } from './support.ts';
 
 interface Answer {
   status: number;
@@ -35,11 +35,12 @@ async function get(pathname: string, headers: Record<string, string> = {}): Prom
 beforeAll(async () => {
   const missing = missingBuild();
   if (missing.length > 0) throw new Error(`build first (npm run build): missing ${missing.join(', ')}`);
-  const [port, apiPort, nginxPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, apiPort, workerPort, nginxPort] = await freePorts(4);
   front = `http://127.0.0.1:${nginxPort}`;
   product = run(['scripts/start.mjs'], {
     PORT: String(port),
     API_PORT: String(apiPort),
+    WORKER_PORT: String(workerPort),
     DATA_DIR: dataDir(),
     TRUST_PROXY: '1',
     PUBLIC_URL: front,

@@ -25,6 +25,22 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** `count` different ports nothing listens on right now (all held at once, so none is handed out twice). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  const ports = await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<number>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
+        }),
+    ),
+  );
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
 export interface Running {
   child: ChildProcess;
   output: () => string;

@@ -1,8 +1,9 @@
 /**
  * The API server: GraphQL Yoga over HTTP at /graphql, graphql-ws (graphql-transport-ws)
- * on the same path for subscriptions, and GET /health (readiness, pings the database).
+ * on the same path for subscriptions, and GET /health, /health/live, /health/ready (ADR 062).
  */
 import { createServer } from 'node:http';
+import { closeHttpServer } from '@velvet/config/drain';
 import type { Server } from 'node:http';
 import { loadFeatureFile } from '@velvet/features/file';
 import { apiSettings } from './config.ts';
@@ -15,6 +16,7 @@ import { createFeaturesEndpoint } from './features/features-endpoint.ts';
 import { refuseUnusableSiteHeaders } from './http/site-headers.ts';
 import { attachWebSockets } from './http/websockets.ts';
 import { createYogaApp } from './http/yoga.ts';
+import type { Readiness } from './http/health.ts';
 import type { ApiYoga } from './http/yoga.ts';
 import type { Logger } from './logger.ts';
 import type { OutboxSignal } from './mail/outbox-signal.ts';
@@ -35,6 +37,8 @@ export interface CreateApiServerOptions {
   outboxSignal?: OutboxSignal;
   /** Defaults to a hub over the versioned features file and the database (Redis with REDIS_URL); closed by the server when it created it. */
   features?: FeatureHub;
+  /** /health/ready answers 503 once this drains (ADR 062). */
+  readiness?: Readiness;
 }
 
 export interface ApiServer {
@@ -60,8 +64,14 @@ export async function createApiServer(options: CreateApiServerOptions): Promise<
   const features = options.features ?? createFeatureHub({ db, file: loadFeatureFile(), redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger });
   const featuresEndpoint = createFeaturesEndpoint({ hub: features, clientKey: env.FEATURES_CLIENT_KEY, logger });
   const requestLog = settings.localAids ? createRequestLog() : undefined;
-  const yoga = await createYogaApp({ env, db, logger, limiters, events, outboxSignal: options.outboxSignal, settings, features: featuresEndpoint, requestLog });
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, refuseUnusableSiteHeaders(yoga));
+  const yoga = await createYogaApp({ env, db, logger, limiters, events, outboxSignal: options.outboxSignal, settings, features: featuresEndpoint, requestLog, readiness: options.readiness });
+  const handler = refuseUnusableSiteHeaders(yoga);
+  const readiness = options.readiness;
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (request, response) => {
+    // Draining (ADR 062): each answer closes its connection, so a keep-alive client's next request opens one to another instance.
+    if (readiness?.draining) response.setHeader('connection', 'close');
+    return handler(request, response);
+  });
   const sockets = attachWebSockets(server, yoga, env, logger, settings.maxBodyBytes, requestLog);
 
   return {
@@ -73,11 +83,7 @@ export async function createApiServer(options: CreateApiServerOptions): Promise<
     async close() {
       featuresEndpoint.closeStreams();
       await sockets.close();
-      await new Promise<void>((resolve, reject) => {
-        if (!server.listening) return resolve();
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
-      });
+      await closeHttpServer(server);
       if (ownLimiters) await limiters.close();
       if (ownEvents) await events.close();
       if (ownFeatures) await features.close();

@@ -42,6 +42,8 @@ export interface WebAppOptions {
   features?: FeatureRelay;
   /** Error reporting (ADR 013); by default to ERROR_REPORTING_URL. */
   errorReporting?: WebErrorReporting;
+  /** /health/ready answers 503 once this says draining (SIGTERM, ADR 062); absent: always ready. */
+  readiness?: { readonly draining: boolean };
 }
 
 /** A request's context: what the server knows of it, read by loaders and actions (one module graph with the routes, ADR 053). */
@@ -60,6 +62,21 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
   const errors = options.errorReporting ?? createWebErrorReporting({ url: env.ERROR_REPORTING_URL, environment: env.ACQ_ENVIRONMENT, logger });
   const development = env.NODE_ENV === 'development' && !clientDir;
   app.disable('x-powered-by');
+  /** For the platform and the load balancer (ADR 062): live while the process answers, ready until it is asked to stop. */
+  app.get('/health/live', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ status: 'ok' });
+  });
+  app.use((_req, res, next) => {
+    // Draining: each answer closes its connection, so a keep-alive client's next request opens one to another instance.
+    if (options.readiness?.draining) res.setHeader('Connection', 'close');
+    next();
+  });
+  app.get('/health/ready', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (options.readiness?.draining) res.status(503).json({ status: 'draining' });
+    else res.json({ status: 'ok' });
+  });
   // The number of proxy hops in front (ADR 028): the visitor is the right-most X-Forwarded-For entry they did not write.
   if (env.TRUST_PROXY > 0) app.set('trust proxy', env.TRUST_PROXY);
   app.use(sameSiteRedirects);

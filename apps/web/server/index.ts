@@ -6,6 +6,7 @@
  */
 import { createServer } from 'node:http';
 import path from 'node:path';
+import { closeHttpServer } from '@velvet/config/drain';
 import { EnvError, parseEnv } from '@velvet/config/env';
 import pino from 'pino';
 import type { ServerBuild } from 'react-router';
@@ -45,23 +46,49 @@ async function listen(root: string, vite: ViteDevServer | undefined) {
     const { build } = await import('vite');
     await build({ configFile: path.join(root, 'vite.cmp.config.ts'), root, logLevel: 'warn', build: { outDir: cmpDir } });
   }
+  let draining = false;
   const app = createWebApp({
     env,
     logger,
+    readiness: {
+      get draining() {
+        return draining;
+      },
+    },
     ...(vite ? { build: serverBuild, before: vite.middlewares } : { build: await serverBuild(), clientDir: path.join(root, 'build/client') }),
     cmpDir,
   });
   const server = createServer(app).listen(env.PORT, env.HOST, () => {
     const url = `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`;
     logger.info({ url }, vite ? 'web server listening (development: Vite, hot reload)' : 'web server listening');
+    // Started by scripts/start.mjs: it prints one summary of every role (issue 23 §5).
+    process.send?.({ velvet: 'ready', role: 'web', url });
   });
-  const stop = () => {
-    app.closeStreams();
-    void vite?.close();
-    server.close(() => process.exit(0));
+  /**
+   * SIGTERM (ADR 062): /health/ready answers 503 at once; the port stays open SHUTDOWN_DELAY_MS for
+   * the load balancer to notice, then closes; requests in flight finish; exit 0 within
+   * SHUTDOWN_GRACE_MS. SIGINT (Ctrl-C) and a vanished launcher skip the delay.
+   */
+  const stop = (signal: 'SIGTERM' | 'SIGINT' | 'disconnect') => {
+    if (draining) return;
+    draining = true;
+    const delayMs = signal === 'SIGTERM' ? env.SHUTDOWN_DELAY_MS : 0;
+    logger.info({ signal, delayMs, graceMs: env.SHUTDOWN_GRACE_MS }, 'draining: /health/ready answers 503');
+    setTimeout(() => {
+      logger.error('graceful shutdown timed out');
+      process.exit(1);
+    }, delayMs + env.SHUTDOWN_GRACE_MS).unref();
+    setTimeout(() => {
+      app.closeStreams();
+      void vite?.close();
+      closeHttpServer(server).then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    }, delayMs);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
   // Started by scripts/start.mjs with an IPC channel: stop with the supervisor, even if it was killed (ADR 026).
-  if (process.send) process.once('disconnect', stop);
+  if (process.send) process.once('disconnect', () => stop('disconnect'));
 }

@@ -26,6 +26,29 @@ const envSchema = z
     PORT: port.default(3000),
     API_PORT: port.default(9090),
     HOST: z.string().default('127.0.0.1'),
+    /**
+     * What apps/api/dist/main.js runs (ADR 062): `api` serves GraphQL and its subscriptions and runs
+     * no background job; `worker` sends the outbox and runs the retention and waiting-list admission
+     * jobs; `all` (the default: tests, `npm run dev`, a one-process install) does both.
+     */
+    ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+    /** The worker role's health endpoints (/health/live, /health/ready) listen here, on HOST. */
+    WORKER_PORT: port.default(9091),
+    /**
+     * Whether the API migrates the database (and seeds it) when it starts. On by default, so the quick
+     * start on a fresh machine just works; a deployment sets `false` and runs `npm run migrate` as its
+     * own step before new instances start (ADR 062). Off, a process refuses to start while a migration
+     * it knows is not applied.
+     */
+    MIGRATE_ON_START: booleanFlag.default(true),
+    /**
+     * After SIGTERM, how long a web or API process keeps accepting while /health/ready answers 503,
+     * so the load balancer stops sending before the port closes (ADR 062). SIGINT (Ctrl-C) skips it.
+     * Default: 5 s for a deployment, 0 on a local instance (no load balancer in front).
+     */
+    SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+    /** Then how long in-flight work (requests, an email being sent) may take before the process ends anyway. */
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
     API_URL: optionalUrl,
     /** Where browsers reach the API (GraphQL over HTTP and websockets). */
     PUBLIC_API_URL: optionalUrl,
@@ -242,8 +265,14 @@ function isLoopbackUrl(url: string): boolean {
 
 type RawEnv = z.infer<typeof envSchema>;
 
+/** A deployment's SHUTDOWN_DELAY_MS: longer than a load balancer's health-check interval times its fall count. */
+const DEPLOYMENT_SHUTDOWN_DELAY_MS = 5_000;
+
 export interface Env
-  extends Omit<RawEnv, 'APP_SECRET' | 'API_URL' | 'PUBLIC_API_URL' | 'PUBLIC_URL' | 'DATABASE_URL' | 'ACQ_BACKEND_GRAPHQL_URL' | 'EMAIL_DOMAIN_CHECK'> {
+  extends Omit<
+    RawEnv,
+    'APP_SECRET' | 'API_URL' | 'PUBLIC_API_URL' | 'PUBLIC_URL' | 'DATABASE_URL' | 'ACQ_BACKEND_GRAPHQL_URL' | 'EMAIL_DOMAIN_CHECK' | 'SHUTDOWN_DELAY_MS'
+  > {
   APP_SECRET: string;
   API_URL: string;
   PUBLIC_API_URL: string;
@@ -255,6 +284,8 @@ export interface Env
   corsOrigins: string[];
   /** EMAIL_DOMAIN_CHECK as decided: on for a deployment, on locally only with EMAIL_DNS_SERVERS, unless set. */
   EMAIL_DOMAIN_CHECK: boolean;
+  /** SHUTDOWN_DELAY_MS as decided: 5 s for a deployment, 0 on a local instance, unless set (ADR 062). */
+  SHUTDOWN_DELAY_MS: number;
   /**
    * PUBLIC_URL is a loopback address: the quick start or a test run on this machine (ADR 026).
    * Only then are the embedded defaults allowed (generated secret, dev mailbox) and the local
@@ -291,6 +322,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     PUBLIC_URL: publicUrl,
     localInstance: isLoopbackUrl(publicUrl),
     EMAIL_DOMAIN_CHECK: raw.EMAIL_DOMAIN_CHECK ?? (!isLoopbackUrl(publicUrl) || Boolean(raw.EMAIL_DNS_SERVERS)),
+    SHUTDOWN_DELAY_MS: raw.SHUTDOWN_DELAY_MS ?? (isLoopbackUrl(publicUrl) ? 0 : DEPLOYMENT_SHUTDOWN_DELAY_MS),
     DATABASE_URL: raw.DATABASE_URL ?? `file:${path.join(dataDir, 'velvet.sqlite')}`,
     corsOrigins: [
       new URL(publicUrl).origin,

@@ -32,6 +32,16 @@ export async function migrateToLatest(db: Db, context: MigrationContext = {}): P
   return finish(error, results);
 }
 
+/**
+ * The migrations this version knows that the database has not applied: what a process started
+ * with MIGRATE_ON_START=false refuses to run without (ADR 062). Migrations the database has and
+ * this version does not know (a newer version migrated it: expand, then contract) are no reason.
+ */
+export async function pendingMigrations(db: Db, context: MigrationContext = {}): Promise<string[]> {
+  const migrations = await (await migrator(db, context)).getMigrations();
+  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
 /** Undoes the newest migration (used by tests and by hand, never at start-up). */
 export async function migrateDown(db: Db): Promise<MigrateOutcome> {
   const { error, results } = await (await migrator(db)).migrateDown();

@@ -34,6 +34,7 @@ import type { RegistrationEvents } from '../domain/registration-events.ts';
 import { createAdmission, useAdmission } from './admission.ts';
 import { maskUnavailable, useUnexpectedErrorLog, yogaLogger } from './errors.ts';
 import { useHealth } from './health.ts';
+import type { Readiness } from './health.ts';
 import { useBodyLimit, useMalformedParams, useNulGuard } from './input-guards.ts';
 import {
   CORRELATION_HEADER,
@@ -70,6 +71,8 @@ export async function createYogaApp(options: {
   clock?: () => Date;
   /** The dev request log (GET /dev/requests; local instances only, ADR 026); absent: not kept. */
   requestLog?: RequestLog;
+  /** /health/ready answers 503 once this drains (ADR 062); absent: always ready. */
+  readiness?: Readiness;
 }): Promise<ApiYoga> {
   const { env, db, logger, limiters } = options;
   const events = options.events ?? createRegistrationEvents();
@@ -179,7 +182,7 @@ export async function createYogaApp(options: {
     },
     plugins: [
       useRequestMeta(metaByRequest, logger),
-      useHealth(db, logger),
+      useHealth(db, logger, options.readiness),
       ...(options.features ? [options.features.plugin as Plugin<ApiContext>] : []),
       ...(settings.localAids ? [useDevMailbox(env.DATA_DIR) as Plugin<ApiContext>] : []),
       ...(options.requestLog && settings.localAids ? [useDevRequestLog(options.requestLog) as Plugin<ApiContext>, useOperationRecording(metaByRequest, options.requestLog)] : []),

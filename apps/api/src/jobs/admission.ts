@@ -1,5 +1,5 @@
 /**
- * The waiting list's background work (ADR 047), in every API instance: running batch releases
+ * The waiting list's background work (ADR 047), in every worker process (ROLE=worker or all, ADR 062): running batch releases
  * are worked off chunk by chunk (also those a restart interrupted), and the daily admission
  * capacity is filled first come first served. Safe with several instances: each chunk is one
  * transaction holding the release's (or the capacity's) row lock, and re-reads what the others

@@ -7,7 +7,7 @@
  * past their end; registrations never activated (pending members) a month after their last
  * activation link expired — their place went back to the invitation when it expired (ADR 029),
  * and after this the address can register afresh; a lobby link (ADR 060) once it expired, as it
- * can let nobody join any more. Pending and sending emails are never deleted. Every API instance runs
+ * can let nobody join any more. Pending and sending emails are never deleted. Every worker process runs
  * the pass every few hours (deleting is idempotent); `npm run cli -- data prune` runs it now.
  */
 import type { Db } from '../db/connect.ts';

@@ -8,8 +8,9 @@
  * again, with the same Message-ID (`<outbox-ID@velvetrope>`), which receivers deduplicate.
  *
  * Failures back off exponentially (30 s · 2^(attempts−1), at most an hour, plus up to 20 %
- * jitter) and the row is `failed` after MAX_ATTEMPTS. The worker wakes as soon as this
- * process writes a row (OutboxSignal) and polls otherwise, for rows written elsewhere.
+ * jitter) and the row is `failed` after MAX_ATTEMPTS. The worker wakes as soon as a row is
+ * written — in this process, or in an api process through Redis (OutboxSignal, ADR 062) — and
+ * polls otherwise, for rows written elsewhere (every 250 ms in a worker process without Redis).
  * Logs carry outbox ids, never addresses.
  *
  * Faults (docs/decisions/027): up to CONCURRENCY emails are in flight at once, so a delivery
