@@ -23,20 +23,24 @@ export function CenteredFrame({ children }: { children: React.ReactNode }) {
 }
 
 /** Whether the error a boundary shows is a 404. */
-export function useIsNotFound(): boolean {
+function useIsNotFound(): boolean {
   const error = useRouteError();
   return isRouteErrorResponse(error) && error.status === 404;
 }
 
 /**
- * Every 404 in one frame, whichever layout's page said it: the catch-all's (centred), an unknown
- * landing slug or a stray language segment in the landing's frame, one on the black door pages
- * (issue 22, the review's leftovers). Any other error keeps its layout's frame.
+ * A layout's error boundary. A page of the layout that failed keeps the layout's frame (an
+ * unexpected error: `children` in `frame`); every 404 is in one frame, the centred one, whichever
+ * layout's page said it — the catch-all's, an unknown landing slug or a stray language segment in
+ * the landing's frame, one on the black door pages (issue 22, the review's leftovers).
  */
-export function NotFoundPage() {
-  return (
-    <CenteredFrame>
-      <RouteErrorContent />
-    </CenteredFrame>
-  );
+export function LayoutError({ frame: Frame, children }: { frame: (props: { children: React.ReactNode }) => React.ReactNode; children: React.ReactNode }) {
+  if (useIsNotFound()) {
+    return (
+      <CenteredFrame>
+        <RouteErrorContent />
+      </CenteredFrame>
+    );
+  }
+  return <Frame>{children}</Frame>;
 }

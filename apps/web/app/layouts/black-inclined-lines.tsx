@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router';
-import { NotFoundPage, useIsNotFound } from '../components/centered-frame.tsx';
+import { LayoutError } from '../components/centered-frame.tsx';
 import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteFooter } from '../components/site-footer.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
@@ -32,11 +32,7 @@ export default function BlackInclinedLinesLayout() {
   );
 }
 
-/**
- * A page of this layout that failed keeps the frame (an unexpected error); a 404 looks like
- * every other 404, in the centred frame (components/centered-frame.tsx).
- */
+/** A failed page keeps the frame; a 404 is in the centred one, like every 404 (components/centered-frame.tsx). */
 export function ErrorBoundary() {
-  if (useIsNotFound()) return <NotFoundPage />;
-  return <Frame><RouteErrorContent inverse /></Frame>;
+  return <LayoutError frame={Frame}><RouteErrorContent inverse /></LayoutError>;
 }

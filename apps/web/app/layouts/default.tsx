@@ -1,5 +1,5 @@
 import { Outlet, useMatches } from 'react-router';
-import { NotFoundPage, useIsNotFound } from '../components/centered-frame.tsx';
+import { LayoutError } from '../components/centered-frame.tsx';
 import { RouteErrorContent } from '../components/error-content.tsx';
 import { SiteFooter } from '../components/site-footer.tsx';
 import { SiteHeader, SkipLink } from '../components/site-header.tsx';
@@ -40,11 +40,7 @@ export default function DefaultLayout() {
   );
 }
 
-/**
- * A page of this layout that failed keeps the frame (an unexpected error); a 404 looks like
- * every other 404, in the centred frame (components/centered-frame.tsx).
- */
+/** A failed page keeps the frame; a 404 is in the centred one, like every 404 (components/centered-frame.tsx). */
 export function ErrorBoundary() {
-  if (useIsNotFound()) return <NotFoundPage />;
-  return <Frame><div className="mx-auto max-w-3xl px-6 py-20 sm:py-28"><RouteErrorContent /></div></Frame>;
+  return <LayoutError frame={Frame}><div className="mx-auto max-w-3xl px-6 py-20 sm:py-28"><RouteErrorContent /></div></LayoutError>;
 }
