@@ -9,7 +9,7 @@
  * which decides — without a proof, its small allowance per client network (ADR 041). The proof
  * of work travels on to the API, which checks it.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { PROOF_OF_WORK_MAX_LENGTH } from '@velvet/validation/sign-up-guards';
 import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
 import type { RouterContextProvider } from 'react-router';
@@ -18,19 +18,30 @@ import { FORM_START_MAX_AGE_MS, FORM_START_USES } from './form-start.ts';
 
 const signature = (secret: string, value: string) => createHmac('sha256', `velvet-form-start:${secret}`).update(value).digest('base64url');
 
-/** The value of the form's start field: the instant it was handed out, signed. */
+/**
+ * The value of the form's start field: the instant it was handed out and a random part of its
+ * own, signed. Its uses are counted per value (FORM_START_USES), so two visitors who fetched
+ * theirs in the same millisecond — twenty colleagues opening the campaign's link together —
+ * must not share one: the sixth of them would be taken for a script.
+ */
 export function formStartToken(secret: string, now: Date = new Date()): string {
-  const instant = now.getTime().toString(36);
-  return `${instant}.${signature(secret, instant)}`;
+  const stamped = `${now.getTime().toString(36)}.${randomBytes(8).toString('base64url')}`;
+  return `${stamped}.${signature(secret, stamped)}`;
 }
 
-/** The instant (ms) a start field names, or null when it is not ours. */
+/**
+ * The instant (ms) a start field names, or null when it is not ours. A start without the random
+ * part (`instant.signature`, handed out before it had one) is still read, so a page loaded before
+ * a deployment keeps its start.
+ */
 function readFormStart(secret: string, value: FormDataEntryValue | null): number | null {
-  if (typeof value !== 'string' || value.length > 64) return null;
-  const [instant = '', given = ''] = value.split('.');
-  const expected = signature(secret, instant);
+  if (typeof value !== 'string' || value.length > 80) return null;
+  const parts = value.split('.');
+  if (parts.length !== 2 && parts.length !== 3) return null;
+  const given = parts.pop()!;
+  const expected = signature(secret, parts.join('.'));
   if (given.length !== expected.length || !timingSafeEqual(Buffer.from(given), Buffer.from(expected))) return null;
-  const at = parseInt(instant, 36);
+  const at = parseInt(parts[0]!, 36);
   return Number.isFinite(at) ? at : null;
 }
 
