@@ -1,5 +1,5 @@
 import { LOCALE_NAMES, LOCALES, type Locale } from '@velvet/i18n/locales';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useRouteError } from 'react-router';
 import { encodedPath, langCookie, localeCookie, localizedPath, splitLocalePath } from '../lib/i18n/i18n.ts';
 import { useRootData, useT } from '../lib/page/use-root.ts';
 
@@ -13,12 +13,15 @@ function rememberLanguage(locale: Locale) {
 /**
  * Plain links (they work without JavaScript); with JavaScript the router navigates
  * without a reload, keeps the query string and the scroll position, and remembers the
- * choice in the lang and locale cookies.
+ * choice in the lang and locale cookies. On an error page (a 404 in the centred frame) the links
+ * keep only the path: the page repeats nothing of the request but the path it names, so an
+ * activation id or a token in a mistyped address is not written into it.
  */
 export function LanguageSelector({ inverse = false }: { inverse?: boolean }) {
   const t = useT();
   const { locale } = useRootData();
   const location = useLocation();
+  const failed = useRouteError() !== undefined;
   const rest = encodedPath(splitLocalePath(location.pathname).rest);
   return (
     <nav aria-label={t('footer.language')}>
@@ -27,7 +30,7 @@ export function LanguageSelector({ inverse = false }: { inverse?: boolean }) {
         {LOCALES.map((code) => (
           <li key={code}>
             <Link
-              to={localizedPath(code, rest, location.search, location.hash)}
+              to={failed ? localizedPath(code, rest) : localizedPath(code, rest, location.search, location.hash)}
               hrefLang={code}
               lang={code}
               preventScrollReset
