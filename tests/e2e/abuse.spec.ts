@@ -25,7 +25,7 @@ test('the registration form sends the start its page fetched and a proof of work
   await expect(page).toHaveURL(/\/registration\/formfinished$/);
   expect(posted).toHaveLength(1);
   // The form's start, fetched by the page after hydration (never in its HTML, which a shared cache keeps).
-  expect(new URLSearchParams(posted[0]).get(GUARD_FIELDS.startedAt)).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{43}$/);
+  expect(new URLSearchParams(posted[0]).get(GUARD_FIELDS.startedAt)).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{11}\.[A-Za-z0-9_-]{43}$/);
   const proof = new URLSearchParams(posted[0]).get(GUARD_FIELDS.proofOfWork) ?? '';
   // ALTCHA's challenge and solution, encoded: base64url of a few hundred characters.
   expect(proof).toMatch(/^[A-Za-z0-9_-]{200,}$/);

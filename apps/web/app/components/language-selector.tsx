@@ -21,7 +21,7 @@ export function LanguageSelector({ inverse = false }: { inverse?: boolean }) {
   const t = useT();
   const { locale } = useRootData();
   const location = useLocation();
-  const failed = useRouteError() !== undefined;
+  const failed = useRouteError() != null;
   const rest = encodedPath(splitLocalePath(location.pathname).rest);
   return (
     <nav aria-label={t('footer.language')}>
