@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import type { Page, TestInfo } from '@playwright/test';
 import { E2E } from '../../playwright.config.ts';
 import { newAdmin } from './support/data.ts';
-import { expect, test, text, textWithCounts } from './support.ts';
+import { animationsSettled, expect, test, text, textWithCounts } from './support.ts';
 import { signInToConsole } from './support/console.ts';
 
 type Locale = 'de' | 'pl' | 'sv' | 'en';
@@ -55,6 +55,7 @@ function outboxStatus(id: string): { status: string; attempts: number } {
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
+  await animationsSettled(page);
   return new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze().then((r) => r.violations.map((v) => v.id));
 }
 

@@ -11,7 +11,7 @@ import type { Locale } from '@velvet/i18n/locales';
 import type { Page } from '@playwright/test';
 import { graphql, lobbyLink, newAdmin, proofOfWork } from './support/data.ts';
 import { waitForMail } from './support/mail.ts';
-import { expect, test, text, textWithCounts } from './support.ts';
+import { animationsSettled, expect, test, text, textWithCounts } from './support.ts';
 
 /** Joins the waiting list with a lobby link (`lobbyLink`), as the lobby's button does. */
 async function joinWith(link: string, language: string): Promise<void> {
@@ -32,8 +32,10 @@ async function signIn(page: Page, locale: Locale, prefix: string, admin: { email
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(locale, 'admin.waitlist.title'));
 }
 
-const axeViolations = (page: Page) =>
-  new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze().then((r) => r.violations.map((v) => v.id));
+async function axeViolations(page: Page): Promise<string[]> {
+  await animationsSettled(page);
+  return new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze().then((r) => r.violations.map((v) => v.id));
+}
 
 test.describe('as an operator (Swedish, desktop)', () => {
   test.use({ locale: 'sv-SE', viewport: { width: 1440, height: 1000 } });

@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { Locale } from '@velvet/i18n/locales';
 import { blockInviter, createInvitation, registerPending } from './support/data.ts';
-import { expect, test, text, waitForHydration } from './support.ts';
+import { animationsSettled, expect, test, text, waitForHydration } from './support.ts';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 /** The review's phone: 390 × 844, touch. */
@@ -16,6 +16,7 @@ const DESKTOP = { viewport: { width: 1440, height: 900 } };
 const DEVICES = { phone: PHONE, desktop: DESKTOP } as const;
 
 async function axeViolations(page: Page, include?: string): Promise<string[]> {
+  await animationsSettled(page);
   const builder = new AxeBuilder({ page }).withTags(TAGS);
   if (include) builder.include(include);
   const results = await builder.analyze();

@@ -154,6 +154,23 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => Object.keys(document.body).some((key) => key.startsWith('__reactFiber')));
 }
 
+/**
+ * Until the page's running CSS transitions and animations have finished (a button just clicked
+ * is still fading to its hover colours): axe measures the colours a visitor reads, not a frame
+ * in between, which once failed colour contrast on a settled page.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        // A busy spinner runs for ever; only what ends is waited for.
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
+
 /** A message as a screen reader announces it: rich-text tags gone, text kept. */
 export function plain(locale: Locale, id: string): string {
   return text(locale, id).replace(/<\/?[a-z]+>/g, '');
