@@ -168,7 +168,7 @@ export function GenderField({ field }: { field: FieldMetadata<string> }) {
               value={value}
               defaultChecked={field.initialValue === value}
               aria-invalid={field.errors?.length ? true : undefined}
-              className="size-5 accent-ink"
+              className="choice-input"
             />
             {t(value === 'FEMALE' ? 'registration.gender.female' : 'registration.gender.male')}
           </label>
@@ -259,7 +259,7 @@ export function ConsentFields({
       {/* The newsletter's short text labels the box; the long one describes it and opens below it (spec §3). */}
       <div>
         <label className="flex cursor-pointer gap-3">
-          <input {...getInputProps(newsletter, { type: 'checkbox' })} className="mt-0.5 size-5 shrink-0 accent-ink" aria-describedby={`${newsletter.id}-long`} />
+          <input {...getInputProps(newsletter, { type: 'checkbox' })} className="choice-input mt-0.5" aria-describedby={`${newsletter.id}-long`} />
           <span>{t('registration.newsletter')}</span>
         </label>
         <details className="mt-1 pl-8 text-stone">
@@ -269,7 +269,7 @@ export function ConsentFields({
       </div>
       <div>
         <label className="flex cursor-pointer gap-3">
-          <input {...getInputProps(termsAccepted, { type: 'checkbox' })} className="mt-0.5 size-5 shrink-0 accent-ink" aria-describedby={describedBy(termsAccepted)} />
+          <input {...getInputProps(termsAccepted, { type: 'checkbox' })} className="choice-input mt-0.5" aria-describedby={describedBy(termsAccepted)} />
           <span>
             {intl.formatMessage(
               { id: 'registration.terms' },

@@ -290,7 +290,7 @@ function SecondStepForm({
         <div className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-3">
           {getCollectionProps(preferences, { type: 'checkbox', options: [...SHOPPING_PREFERENCES] }).map(({ key, ...props }) => (
             <label key={key} className="flex min-h-11 cursor-pointer items-center gap-3">
-              <input {...props} className="size-5 shrink-0 accent-ink" />
+              <input {...props} className="choice-input" />
               {t(`socialSecondStep.preference.${props.value}`)}
             </label>
           ))}
