@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
-import type { DatabaseConnection as KyselyConnection, Driver, SqliteDialectConfig } from 'kysely';
+import type { DatabaseConnection as KyselyConnection, Driver, SqliteDialectConfig, SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { DatabaseEngine } from './engine.ts';
 import type { Database } from './schema.ts';
@@ -89,22 +89,34 @@ function openSqlite(url: string): Opened {
 /** How many compiled statements the SQLite handle keeps (our queries are a few dozen shapes). */
 const KEPT_STATEMENTS = 500;
 
+/** SQLite has no boolean type and better-sqlite3 refuses to bind one: true and false are bound as 1 and 0. */
+const bindable = (parameters: readonly unknown[]): unknown[] => parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+
 /**
  * The handle Kysely prepares its queries on, keeping each compiled statement by its SQL: a
  * better-sqlite3 statement is made to be run again (prepare once, run many — the driver's own
  * way), and compiling it anew was a tenth of an invitation check's time (ADR 053). Bounded: a
  * full set is dropped and refilled. No query of ours streams (`iterate`), the one use that
  * could not share a statement; SQLite recompiles a kept statement itself after a schema change.
+ * Booleans are bound as 1/0 here, at the parameters, rather than by rewriting every query's
+ * operation tree in a plugin (that walk was 3 % of an invitation check's CPU); the plugin
+ * reads them back (db/sqlite-boolean-plugin.ts).
  */
 function keepingStatements(database: SqliteDatabase.Database): SqliteDialectConfig['database'] {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+  const statements = new Map<string, SqliteStatement>();
   return {
     close: () => database.close(),
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
         if (statements.size >= KEPT_STATEMENTS) statements.clear();
-        statement = database.prepare(sql);
+        const prepared = database.prepare(sql);
+        statement = {
+          reader: prepared.reader,
+          all: (parameters) => prepared.all(bindable(parameters)),
+          run: (parameters) => prepared.run(bindable(parameters)),
+          iterate: (parameters) => prepared.iterate(bindable(parameters)),
+        };
         statements.set(sql, statement);
       }
       return statement;

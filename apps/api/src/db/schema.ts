@@ -4,7 +4,7 @@
  * - timestamps are ISO-8601 UTC strings in the application (`text` on SQLite,
  *   `timestamptz` on PostgreSQL, read back as ISO strings by `connect.ts`);
  * - booleans are real booleans in the application (`integer` 0/1 on SQLite, converted
- *   both ways by `SqliteBooleanPlugin`; `boolean` on PostgreSQL).
+ *   bound as 1/0 by `connect.ts` and read back by `SqliteBooleanPlugin`; `boolean` on PostgreSQL).
  */
 import type { AdminRole } from '@velvet/validation/admin';
 import type { Customization } from '@velvet/validation/customization';
