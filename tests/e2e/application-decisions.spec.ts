@@ -3,8 +3,11 @@
  * an operator at 1440 px declines an applicant in the console with a reason and sees the
  * address's history; a German applicant on a 390 px phone opens the decline email and the
  * status page it links to, and applying again within the cool-down is answered with the date;
- * a Polish waitlister on a phone opens their status page and leaves the list from it. Zero axe
- * violations on the console screen and the status page; screenshots in the test's output folder.
+ * a Polish waitlister on a phone opens their status page and leaves the list from it; a German
+ * operator at 1440 px reads the list of every decline, filtered by reason and day, without an
+ * address; a German applicant who is selected finds the status link in the invitation, saying
+ * "invited". Zero axe violations on the console screens and the status page; screenshots in the
+ * test's output folder.
  */
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
@@ -13,10 +16,13 @@ import { graphql, lobbyLink, newAdmin, proofOfWork } from './support/data.ts';
 import { signInToConsole } from './support/console.ts';
 import type { ReceivedMail } from './support/mail.ts';
 import { waitForMail } from './support/mail.ts';
-import { expect, test, text, textWithCounts } from './support.ts';
+import { animationsSettled, expect, test, text, textWithCounts } from './support.ts';
 
-const axeViolations = (page: Page) =>
-  new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze().then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+async function axeViolations(page: Page): Promise<string[]> {
+  await animationsSettled(page);
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 const APPLY = 'mutation ($email: String!, $language: String, $proof: String) { applyForMembership(email: $email, language: $language, proofOfWork: $proof) { accepted } }';
 
@@ -24,13 +30,24 @@ async function applyAs(email: string, language: string): Promise<void> {
   await graphql(APPLY, { email, language, proof: await proofOfWork('MEMBERSHIP_INTEREST') });
 }
 
-/** Declines the application of `email` through the API, as an operator would in the console. */
-async function declineThroughApi(email: string, reasonId: string): Promise<void> {
-  const operator = await newAdmin('operator');
-  const { adminLogin } = await graphql<{ adminLogin: { token: string } }>('mutation ($email: String!, $password: String!) { adminLogin(email: $email, password: $password) { token } }', operator);
-  const auth = { authorization: `Bearer ${adminLogin.token}` };
+/** A new admin of `role`, signed in through the API: their address and the Bearer header. */
+async function adminAuth(role: 'owner' | 'operator'): Promise<{ email: string; auth: Record<string, string> }> {
+  const admin = await newAdmin(role);
+  const { adminLogin } = await graphql<{ adminLogin: { token: string } }>('mutation ($email: String!, $password: String!) { adminLogin(email: $email, password: $password) { token } }', admin);
+  return { email: admin.email, auth: { authorization: `Bearer ${adminLogin.token}` } };
+}
+
+/** The ids of `email`'s application, as the applicants list finds them. */
+async function applicationIds(email: string, auth: Record<string, string>): Promise<string[]> {
   const { applicants } = await graphql<{ applicants: { entries: { id: string }[] } }>('query ($search: String) { applicants(search: $search) { entries { id } } }', { search: email }, auth);
-  await graphql('mutation ($ids: [String!]!, $reasonId: String!) { applicantsDecline(ids: $ids, reasonId: $reasonId) { declined } }', { ids: applicants.entries.map((e) => e.id), reasonId }, auth);
+  return applicants.entries.map((e) => e.id);
+}
+
+/** Declines the application of `email` through the API, as an operator would in the console; returns the operator's address. */
+async function declineThroughApi(email: string, reasonId: string): Promise<string> {
+  const { email: operator, auth } = await adminAuth('operator');
+  await graphql('mutation ($ids: [String!]!, $reasonId: String!) { applicantsDecline(ids: $ids, reasonId: $reasonId) { declined } }', { ids: await applicationIds(email, auth), reasonId }, auth);
+  return operator;
 }
 
 /** The status link in an email's HTML part (ADR 063). */
@@ -205,5 +222,98 @@ test.describe('as a Polish waitlister on a phone', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('pl', 'waitlistLeave.left.title'));
     await page.goto(statusLinkIn(confirmation!));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('pl', 'status.unknown.title'));
+  });
+});
+
+test.describe('as a German operator reading the declines (desktop)', () => {
+  test.use({ locale: 'de-DE', timezoneId: 'Europe/Berlin', viewport: { width: 1440, height: 1000 } });
+
+  test('lists every decline newest first with reason, who decided, when and the cool-down’s end — filtered by reason and day, never an address', async ({ page }, testInfo) => {
+    // A reason of this test's own, so the filter shows exactly its declines among everyone else's.
+    const tag = randomBytes(3).toString('hex');
+    const owner = await adminAuth('owner');
+    const languages = ['en', 'de', 'fr', 'it', 'nl', 'pl', 'sv'] as const;
+    const input = Object.fromEntries(languages.map((language) => [language, `${language === 'de' ? 'Kein Platz in dieser Saison' : 'No room this season'} (${tag})`]));
+    const { declineReasonSave } = await graphql<{ declineReasonSave: { reason: { id: string } } }>(
+      'mutation ($input: DeclineReasonInput!) { declineReasonSave(input: $input) { reason { id } } }',
+      { input },
+      owner.auth,
+    );
+    const reasonId = declineReasonSave.reason.id;
+    const first = `declines-a-${tag}@example.com`;
+    const second = `declines-b-${tag}@example.com`;
+    await Promise.all([applyAs(first, 'nl'), applyAs(second, 'pl')]);
+    const firstOperator = await declineThroughApi(first, reasonId);
+    const secondOperator = await declineThroughApi(second, reasonId);
+
+    const operator = await newAdmin('operator');
+    await signInToConsole(page, 'de', operator, '/admin/waitlist');
+    await page.getByRole('link', { name: text('de', 'admin.declines.tab') }).click();
+    await expect(page.getByRole('link', { name: text('de', 'admin.declines.tab') })).toHaveAttribute('aria-current', 'page');
+    const table = page.getByRole('region', { name: text('de', 'admin.declines.tableLabel') });
+    await expect(table.getByRole('columnheader')).toHaveText(
+      ['admin.declines.col.declined', 'admin.declines.col.reason', 'admin.declines.col.decidedBy', 'admin.declines.col.until', 'admin.waitlist.col.language'].map((id) => text('de', id)),
+    );
+
+    await page.getByLabel(text('de', 'admin.decline.reason')).selectOption({ label: input.de! });
+    await page.getByRole('button', { name: text('de', 'admin.waitlist.submitSearch') }).click();
+    await expect(page).toHaveURL(new RegExp(`reason=${reasonId}`));
+    // Newest first: the second decline above the first, each with the reason in German and its operator.
+    const rows = table.getByTestId('decline-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toContainText(secondOperator);
+    await expect(rows.nth(1)).toContainText(firstOperator);
+    await expect(rows.nth(0)).toContainText(input.de!);
+    await expect(rows.nth(0).getByRole('cell').last()).toHaveText('pl');
+    await expect(page.getByLabel(text('de', 'admin.decline.reason'))).toHaveValue(reasonId);
+    // The cool-down's end, in the console's format ("24.11.2026, 12:49"), after the decline itself.
+    const [declinedAt, until] = await Promise.all([rows.nth(0).getByRole('rowheader').textContent(), rows.nth(0).getByRole('cell').nth(2).textContent()]);
+    expect(declinedAt).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+    expect(until).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+    // No address anywhere: a decline keeps only the address's pseudonym.
+    await expect(page.locator('body')).not.toContainText(first);
+    await expect(page.locator('body')).not.toContainText(second);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath('declines-de-1440.png'), fullPage: true });
+
+    // By day (UTC): today's holds both; a day long past holds none, and says so.
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByLabel(text('de', 'admin.declines.day')).fill(today);
+    await page.getByRole('button', { name: text('de', 'admin.waitlist.submitSearch') }).click();
+    await expect(page).toHaveURL(new RegExp(`day=${today}`));
+    await expect(rows).toHaveCount(2);
+    await page.getByLabel(text('de', 'admin.declines.day')).fill('2020-01-01');
+    await page.getByRole('button', { name: text('de', 'admin.waitlist.submitSearch') }).click();
+    await expect(page).toHaveURL(/day=2020-01-01/);
+    await expect(rows).toHaveCount(0);
+    await expect(table).toContainText(text('de', 'admin.declines.empty'));
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+test.describe('as a German applicant who is invited (phone)', () => {
+  test.use({ locale: 'de-DE', timezoneId: 'Europe/Berlin', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('finds the status link in the invitation email, and the status page says invited', async ({ page }, testInfo) => {
+    const email = `invited-de-${randomBytes(4).toString('hex')}@example.com`;
+    await applyAs(email, 'de');
+    const { auth } = await adminAuth('operator');
+    await graphql('mutation ($ids: [String!]!) { applicantsSelect(ids: $ids) { invited } }', { ids: await applicationIds(email, auth) }, auth);
+
+    const mails = await waitForMail(email, 2);
+    const invitation = mails.find((m) => m.subject === text('de', 'email.invitation.subject'));
+    expect(invitation, 'the invitation email').toBeDefined();
+    expect(invitation!.text).toContain(text('de', 'email.status.text'));
+    const mailbox = await page.context().newPage();
+    await mailbox.setContent(invitation!.html);
+    await expect(mailbox.getByRole('link', { name: text('de', 'email.status.link') })).toBeVisible();
+    await mailbox.screenshot({ path: testInfo.outputPath('invitation-email-de-390.png'), fullPage: true });
+    await mailbox.close();
+
+    await page.goto(statusLinkIn(invitation!));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'status.invited.title'));
+    await expect(page.getByRole('button', { name: text('de', 'status.withdraw.button') })).toHaveCount(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath('status-invited-de-390.png'), fullPage: true });
   });
 });

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/connect.ts';
 import { privacySubject } from '../src/domain/privacy-subject.ts';
 import { renderOutboxEmail } from '../src/mail/email-templates.ts';
+import { pruneDeclines } from '../src/jobs/retention.ts';
 import { declineApplicants } from '../src/services/application-decisions.ts';
 import { adminCalls } from './support/admin-calls.ts';
 import { ENGINES, engineApi } from './support/engines.ts';
@@ -29,6 +30,11 @@ const COOLDOWN = 'mutation c($days: Int!) { applicationCooldownSet(days: $days) 
 const HISTORY = 'query h($email: String!) { applicantHistory(email: $email) { kind reasonId reason decidedBy reapplyAfter } }';
 const STATUS = 'query s($reference: String!) { applicationStatus(reference: $reference) { state onWaitlist expectedWaitDays reason reapplyAfter canWithdraw } }';
 const WITHDRAW = 'mutation w($reference: String!) { withdrawByStatus(reference: $reference) { outcome } }';
+const DECLINES =
+  'query l($reasonId: String, $day: String, $first: Int, $after: String) { applicationDeclines(reasonId: $reasonId, day: $day, first: $first, after: $after) ' +
+  '{ entries { declinedAt reasonId reason decidedBy reapplyAfter language } nextCursor } }';
+const SELECT = 'mutation s($ids: [String!]!) { applicantsSelect(ids: $ids) { invited userErrors { code } } }';
+const INVITE = 'mutation i($ids: [String!]!) { waitlistInvite(ids: $ids) { invited userErrors { code } } }';
 
 const TEXTS = { en: 'Text', de: 'Text', fr: 'Texte', it: 'Testo', nl: 'Tekst', pl: 'Tekst', sv: 'Text' };
 
@@ -80,7 +86,10 @@ describe.each(ENGINES)('declining applicants and the status link on %s', (engine
     expect(mail.subject).toBe('Ihre Anfrage bei Velvet Rope');
     expect(mail.text).toContain('In Ihrem Land nehmen wir derzeit noch keine neuen Mitglieder auf.');
     expect(mail.text).toContain('Ab dem 22. Februar 2027 können Sie auch gern erneut anfragen.');
-    expect(mail.html).toMatch(/href="https:\/\/club\.example\/de\/lobby\?token=[^"]+"/);
+    // The way on is a short lobby link (ADR 060), and it lets the address join the waiting list.
+    const lobby = /href="https:\/\/club\.example\/de\/lobby\?token=([A-Za-z0-9_-]{22})"/.exec(mail.html);
+    expect(lobby).not.toBeNull();
+    expect(mail.text).toContain(`https://club.example/de/lobby?token=${lobby![1]!}`);
     const declinedRef = await statusReference(email, 1);
 
     // Both links (the "received" email's and the decline's) now show the decision.
@@ -110,6 +119,8 @@ describe.each(ENGINES)('declining applicants and the status link on %s', (engine
     const again = await call<{ applicantsDecline: { declined: string[]; userErrors: { code: string }[] } }>(DECLINE, operator.token, { ids: [id], reasonId: 'reason-country' });
     expect(again.data!.applicantsDecline).toMatchObject({ declined: [], userErrors: [{ code: 'ENTRY_NOT_FOUND' }] });
     expect(await outbox(email)).toHaveLength(2);
+
+    expect((await call(JOIN, null, { token: lobby![1]!, language: 'de' })).data).toEqual({ joinWaitlist: { outcome: 'JOINED' } });
   });
 
   it('writes the decline, its email and its audit record together, or none of them', async () => {
@@ -247,5 +258,95 @@ describe.each(ENGINES)('declining applicants and the status link on %s', (engine
     }));
     await database.db.insertInto('waitlist_entries').values(invited).execute();
     expect((await standing(reference))!.expectedWaitDays).toBe(Math.ceil((ahead + 1) / (6 / 30)));
+  });
+
+  it('lists every decline newest first, a page at a time, by reason and by day — who, why, when, until when, never an address; every role reads it', async () => {
+    api.clock.fix('2040-05-10T09:00:00.000Z');
+    const owner = await signedIn('owner');
+    const added = await call<{ declineReasonSave: { reason: { id: string } } }>(SAVE_REASON, owner.token, { input: { ...TEXTS, id: null, en: 'Listed reason' } });
+    const listed = added.data!.declineReasonSave.reason.id;
+    const addresses: string[] = [];
+    let operator = owner;
+    const declineAt = async (at: string, reasonId: string) => {
+      api.clock.fix(at);
+      const email = uniqueEmail('listed').toLowerCase();
+      addresses.push(email);
+      await apply(email, 'pl');
+      operator = await signedIn('operator');
+      await call(DECLINE, operator.token, { ids: [await applicationId(email)], reasonId });
+    };
+    await declineAt('2040-05-10T09:00:00.000Z', listed);
+    await declineAt('2040-05-11T10:00:00.000Z', listed);
+    await declineAt('2040-05-11T11:00:00.000Z', 'reason-capacity');
+
+    const viewer = await signedIn('viewer');
+    type Listing = { applicationDeclines: { entries: { declinedAt: string; reasonId: string; reason: string; decidedBy: string; reapplyAfter: string }[]; nextCursor: string | null } };
+    const list = async (variables: Record<string, unknown>) => {
+      const body = await call<Listing>(DECLINES, viewer.token, variables);
+      for (const address of addresses) expect(JSON.stringify(body)).not.toContain(address);
+      return body.data!.applicationDeclines;
+    };
+    // Newest first: nothing in this file was declined later than these three.
+    expect((await list({ first: 3 })).entries.map((e) => e.declinedAt)).toEqual(['2040-05-11T11:00:00.000Z', '2040-05-11T10:00:00.000Z', '2040-05-10T09:00:00.000Z']);
+    const first = await list({ reasonId: listed, first: 1 });
+    expect(first.entries).toEqual([
+      { declinedAt: '2040-05-11T10:00:00.000Z', reasonId: listed, reason: 'Listed reason', decidedBy: expect.any(String), reapplyAfter: '2040-08-09T10:00:00.000Z', language: 'pl' },
+    ]);
+    expect(first.entries[0]!.decidedBy).toMatch(/^operator-/);
+    expect(first.nextCursor).not.toBeNull();
+    const second = await list({ reasonId: listed, first: 1, after: first.nextCursor });
+    expect(second.entries.map((e) => e.declinedAt)).toEqual(['2040-05-10T09:00:00.000Z']);
+    expect(second.nextCursor).toBeNull();
+    expect((await list({ day: '2040-05-11' })).entries.map((e) => e.reasonId)).toEqual(['reason-capacity', listed]);
+    expect((await list({ day: '2040-05-11', reasonId: listed })).entries).toHaveLength(1);
+    expect((await list({ day: '2040-05-12' })).entries).toEqual([]);
+
+    const anonymous = await graphql(api.yoga, DECLINES, { variables: {} });
+    expect(anonymous.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('keeps a decline through its cool-down and 90 days more, then the retention job deletes it with its status links', async () => {
+    api.clock.fix('2042-01-10T12:00:00.000Z');
+    const operator = await signedIn('operator');
+    const email = uniqueEmail('pruned').toLowerCase();
+    await apply(email, 'nl');
+    api.clock.fix('2042-01-10T12:05:00.000Z');
+    await call(DECLINE, operator.token, { ids: [await applicationId(email)], reasonId: 'reason-incomplete' });
+    const reference = await statusReference(email, 1);
+    const decline = await database.db.selectFrom('application_declines').select(['id', 'reapply_after']).where('subject', '=', privacySubject(email, TEST_SECRET)).executeTakeFirstOrThrow();
+    const end = Date.parse(decline.reapply_after);
+    const DAY = 86_400_000;
+
+    // The cool-down still holds the address (and its history) until it ends, and 90 days after.
+    await pruneDeclines(database.db, new Date(end + 90 * DAY - 1000));
+    expect(await standing(reference)).toMatchObject({ state: 'DECLINED' });
+    expect((await call<{ applicantHistory: { kind: string }[] }>(HISTORY, operator.token, { email })).data!.applicantHistory.map((e) => e.kind)).toEqual(['DECLINED', 'APPLIED']);
+
+    expect(await pruneDeclines(database.db, new Date(end + 90 * DAY + 1000))).toBeGreaterThanOrEqual(1);
+    expect(await database.db.selectFrom('application_declines').select('id').where('id', '=', decline.id).execute()).toEqual([]);
+    expect(await database.db.selectFrom('status_references').select('hash').where('target_id', '=', decline.id).execute()).toEqual([]);
+    expect(await standing(reference)).toBeNull();
+    expect((await call<{ applicantHistory: unknown[] }>(HISTORY, operator.token, { email })).data!.applicantHistory).toEqual([]);
+  });
+
+  it('puts the status link in the invitation of a selected applicant and of an invited waitlister, and it says invited', async () => {
+    const operator = await signedIn('operator');
+    const applicant = uniqueEmail('selected').toLowerCase();
+    await apply(applicant, 'de');
+    const received = await statusReference(applicant);
+    expect((await call(SELECT, operator.token, { ids: [await applicationId(applicant)] })).data).toEqual({ applicantsSelect: { invited: [applicant], userErrors: [] } });
+    expect((await outbox(applicant)).map((r) => r.template)).toEqual(['application-received', 'invitation']);
+    const invitation = await render((await outbox(applicant))[1]!);
+    expect(invitation.text).toContain('Ihren Status sehen Sie jederzeit hier:');
+    for (const reference of [received, await statusReference(applicant, 1)]) {
+      expect(await standing(reference)).toMatchObject({ state: 'INVITED', onWaitlist: false, canWithdraw: false });
+    }
+
+    const waitlister = uniqueEmail('admitted').toLowerCase();
+    await call(JOIN, null, { token: await signLobbyToken({ email: waitlister }, TEST_SECRET, 3600, api.clock()), language: 'pl' });
+    const entry = await database.db.selectFrom('waitlist_entries').select('id').where('email', '=', waitlister).executeTakeFirstOrThrow();
+    expect((await call(INVITE, operator.token, { ids: [entry.id] })).data).toEqual({ waitlistInvite: { invited: [waitlister], userErrors: [] } });
+    expect((await outbox(waitlister)).map((r) => r.template)).toEqual(['waitlist-joined', 'invitation']);
+    expect(await standing(await statusReference(waitlister, 1))).toMatchObject({ state: 'INVITED', onWaitlist: true, canWithdraw: false });
   });
 });

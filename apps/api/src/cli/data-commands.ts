@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { connectDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { RETENTION_DAYS, pruneErasureRecords, pruneExpiredData, pruneLeakRecords } from '../jobs/retention.ts';
+import { DECLINE_KEEP_DAYS, RETENTION_DAYS, pruneDeclines, pruneErasureRecords, pruneExpiredData, pruneLeakRecords } from '../jobs/retention.ts';
 import { seedAdminUser, seedDemoData } from '../seed.ts';
 import { loadEnv, withDatabase } from './kit.ts';
 
@@ -14,18 +14,18 @@ export function addDataCommands(program: Command): void {
       `delete rows past their retention: sent emails after ${RETENTION_DAYS.sentEmails} days, failed ones after ${RETENTION_DAYS.failedEmails}, ` +
         `funnel events after ${RETENTION_DAYS.funnelEvents}, consent records after ${RETENTION_DAYS.consentRecords}, ` +
         `ended admin sessions after ${RETENTION_DAYS.adminSessions}, registrations never activated ${RETENTION_DAYS.expiredRegistrations} days after their link expired, ` +
-        `lobby links once expired (a running API does this every 6 hours)`,
+        `lobby links once expired, declines ${DECLINE_KEEP_DAYS} days after their cool-down ended (a running API does this every 6 hours)`,
     )
     .exitOverride()
     .action(async () => {
       const report = await withDatabase(async (db) => {
         await pruneLeakRecords(db);
         await pruneErasureRecords(db);
-        return pruneExpiredData(db);
+        return { ...(await pruneExpiredData(db)), declines: await pruneDeclines(db) };
       });
       console.log(
         `deleted ${report.sentEmails} sent and ${report.failedEmails} failed emails, ${report.funnelEvents} funnel events, ` +
-          `${report.consentRecords} consent records, ${report.adminSessions} admin sessions, ${report.expiredRegistrations} expired registrations, ${report.lobbyLinks} expired lobby links`,
+          `${report.consentRecords} consent records, ${report.adminSessions} admin sessions, ${report.expiredRegistrations} expired registrations, ${report.lobbyLinks} expired lobby links, ${report.declines} declines past their cool-down`,
       );
     });
 

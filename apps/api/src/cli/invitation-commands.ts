@@ -39,7 +39,7 @@ export function addInvitationCommands(program: Command): void {
     .requiredOption('--count <n>', 'how many entries to invite (1-10000)', parsePositive(10_000))
     .exitOverride()
     .action(async (options: { count: number }) => {
-      const invited = await withDatabase((db) => inviteFromWaitlist(db, options.count));
+      const invited = await withDatabase((db, env) => inviteFromWaitlist(db, options.count, new Date(), env.APP_SECRET));
       console.log(`invited ${invited.length} of ${options.count} requested${invited.length < options.count ? ' (no more uninvited entries)' : ''}`);
       if (invited.length > 0) console.log('a running API sends the invitation emails within seconds (`mail list` shows them)');
     });
@@ -71,7 +71,7 @@ export function addInvitationCommands(program: Command): void {
     .requiredOption('--email <email>', "the applicant's email address")
     .exitOverride()
     .action(async (options: { email: string }) => {
-      const result = await withDatabase((db) => selectMembershipApplication(db, options.email));
+      const result = await withDatabase((db, env) => selectMembershipApplication(db, options.email, new Date(), env.APP_SECRET));
       if (!result.ok) throw new UsageError(result.errors.join('\n'));
       console.log(`selected ${result.value.email}: code ${result.value.code}, valid until ${result.value.expiresAt}`);
       console.log('a running API sends the invitation email within seconds (`mail list` shows it)');

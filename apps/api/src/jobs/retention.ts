@@ -7,7 +7,7 @@
  * past their end; registrations never activated (pending members) a month after their last
  * activation link expired — their place went back to the invitation when it expired (ADR 029),
  * and after this the address can register afresh; a lobby link (ADR 060) once it expired, as it
- * can let nobody join any more. Pending and sending emails are never deleted. Every worker process runs
+ * can let nobody join any more; a decline 90 days after its cool-down ended (pruneDeclines). Pending and sending emails are never deleted. Every worker process runs
  * the pass every few hours (deleting is idempotent); `npm run cli -- data prune` runs it now.
  */
 import type { Db } from '../db/connect.ts';
@@ -121,6 +121,24 @@ export async function pruneErasureRecords(db: Db, now: Date = new Date()): Promi
   return Number((await db.deleteFrom('privacy_erasures').where('requested_at', '<', cutoff).executeTakeFirst()).numDeletedRows);
 }
 
+/**
+ * Declined applications (ADR 063 and its addendum): the decline is what holds the cool-down, and
+ * the applicant's history the console shows. It is kept DECLINE_KEEP_DAYS past the cool-down's
+ * end — long enough for an operator deciding a re-application sent when the cool-down ended to
+ * see the earlier decision, and always past the status page's 30-day pace — then deleted with
+ * the status links that show it (those links then answer as unknown, like any other gone row).
+ */
+export const DECLINE_KEEP_DAYS = 90;
+
+export async function pruneDeclines(db: Db, now: Date = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - DECLINE_KEEP_DAYS * DAY_MS).toISOString();
+  return db.transaction().execute(async (trx) => {
+    const past = trx.selectFrom('application_declines').select('id').where('reapply_after', '<', cutoff);
+    await trx.deleteFrom('status_references').where('kind', '=', 'decline').where('target_id', 'in', past).execute();
+    return Number((await trx.deleteFrom('application_declines').where('reapply_after', '<', cutoff).executeTakeFirst()).numDeletedRows);
+  });
+}
+
 export interface RetentionJobOptions {
   db: Db;
   logger: { info(fields: object, message: string): void; error(fields: object, message: string): void };
@@ -145,6 +163,8 @@ export function startRetentionJob(options: RetentionJobOptions): { stop(): Promi
       if (leak.codeSignals > 0 || leak.heldRegistrations > 0) options.logger.info(leak, 'retention: old leak signals and held registrations deleted');
       const erasureRecords = await pruneErasureRecords(options.db, now);
       if (erasureRecords > 0) options.logger.info({ erasureRecords }, 'retention: deletion records past three years deleted');
+      const declines = await pruneDeclines(options.db, now);
+      if (declines > 0) options.logger.info({ declines }, 'retention: declines past their cool-down and keep period deleted');
     } catch (error) {
       options.logger.error({ err: error }, 'retention: pass failed');
     }

@@ -71,8 +71,15 @@ const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T
     // Signed up to the code's expiry: the person's own link, single use by the code's one place (ADR 041).
     url: (payload, { publicUrl, secret, locale }) =>
       invitationUrl(publicUrl, locale, payload.code, signValidityTimestamp(payload.code, new Date(payload.expiresAt), secret)),
-    render: (payload, frame, url) =>
-      renderInvitationEmail({ ...frame, code: payload.code, invitationUrl: linked(url), expiresAt: new Date(payload.expiresAt), reason: payload.reason }),
+    render: (payload, frame, url, context) =>
+      renderInvitationEmail({
+        ...frame,
+        code: payload.code,
+        invitationUrl: linked(url),
+        expiresAt: new Date(payload.expiresAt),
+        reason: payload.reason,
+        statusUrl: statusLink(payload, context),
+      }),
   },
   lobby: {
     payload: OUTBOX_PAYLOADS.lobby,
@@ -94,7 +101,7 @@ const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T
   },
   'application-declined': {
     payload: OUTBOX_PAYLOADS['application-declined'],
-    url: (payload, context) => lobbyUrl(context.publicUrl, context.locale, unsealFromOutbox(payload.sealedLobbyToken, context.secret)),
+    url: (payload, context) => lobbyUrl(context.publicUrl, context.locale, unsealFromOutbox(payload.sealedLobbyReference ?? payload.sealedLobbyToken, context.secret)),
     render: (payload, frame, url, context) =>
       renderApplicationDeclinedEmail({
         ...frame,

@@ -23,9 +23,10 @@ export const OUTBOX_PAYLOADS = {
   activation: z.object({ sealedActivationId: z.string(), firstName: z.string().nullable(), inviterName: z.string().nullable(), expiresAt: isoTime }),
   /**
    * The invitation email: the code, not sealed (registration_codes holds it in clear anyway, and
-   * it is a one-place invitation, not an account credential), and when it expires.
+   * it is a one-place invitation, not an account credential), when it expires, and the sealed
+   * reference of the person's status link (ADR 063; absent in rows queued before, and from the CLI without APP_SECRET).
    */
-  invitation: z.object({ code: z.string(), expiresAt: isoTime, reason: z.enum(['waitlist', 'interest']) }),
+  invitation: z.object({ code: z.string(), expiresAt: isoTime, reason: z.enum(['waitlist', 'interest']), sealedStatusReference: z.string().optional() }),
   /**
    * The lobby email (ADR 029, 060): the sealed reference its short link carries (absent in rows
    * queued before 0019), the sealed signed token (the link of those rows, and of a previous
@@ -51,12 +52,14 @@ export const OUTBOX_PAYLOADS = {
   /**
    * The decline (issue 24 §1, ADR 063): the reason as the owner wrote it in the applicant's
    * language when the decision was made, when the address may apply again, the sealed status
-   * reference, and the sealed lobby token of the "join the waiting list" link with its expiry.
+   * reference, and the "join the waiting list" link with its expiry: the sealed short reference
+   * (ADR 060; absent in rows queued before it) and the sealed signed token (those rows' link).
    */
   'application-declined': z.object({
     reason: z.string(),
     reapplyAfter: isoTime,
     sealedStatusReference: z.string(),
+    sealedLobbyReference: z.string().optional(),
     sealedLobbyToken: z.string(),
     lobbyExpiresAt: isoTime,
   }),

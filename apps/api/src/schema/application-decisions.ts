@@ -10,11 +10,13 @@ import {
   applicantHistory,
   declineApplicants,
   listDeclineReasons,
+  listDeclinesPage,
   readCooldownDays,
   saveDeclineReason,
   setCooldownDays,
 } from '../services/application-decisions.ts';
-import type { ApplicantHistoryEntry, DeclineReason, DeclineResult } from '../services/application-decisions.ts';
+import type { ApplicantHistoryEntry, DeclineReason, DeclineResult, DeclineRow } from '../services/application-decisions.ts';
+import type { Page } from '../services/waitlist-admission.ts';
 import { readStanding, withdrawByStatus } from '../services/application-status.ts';
 import type { Standing, WithdrawOutcome } from '../services/application-status.ts';
 import { actorOf, requireAdmin } from './admin.ts';
@@ -51,6 +53,30 @@ HistoryEntryRef.implement({
     reason: t.string({ nullable: true, description: 'DECLINED: the reason in English.', resolve: (e) => e.reason }),
     decidedBy: t.string({ nullable: true, description: 'DECLINED: the admin who decided.', resolve: (e) => e.decidedBy }),
     reapplyAfter: t.string({ nullable: true, description: 'DECLINED: the end of the cool-down.', resolve: (e) => e.reapplyAfter }),
+  }),
+});
+
+const DeclineRef = builder.objectRef<DeclineRow>('ApplicationDecline');
+DeclineRef.implement({
+  description: 'A declined application as kept (ADR 063): no address — only its pseudonym is stored, and that is not shown.',
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    declinedAt: t.exposeString('declinedAt', { description: 'ISO 8601.' }),
+    appliedAt: t.exposeString('appliedAt'),
+    language: t.exposeString('language'),
+    country: t.string({ nullable: true, resolve: (d) => d.country }),
+    reasonId: t.exposeString('reasonId'),
+    reason: t.string({ nullable: true, description: 'The reason in English.', resolve: (d) => d.reason }),
+    decidedBy: t.string({ nullable: true, description: 'The admin who decided.', resolve: (d) => d.decidedBy }),
+    reapplyAfter: t.exposeString('reapplyAfter', { description: 'The end of the cool-down.' }),
+  }),
+});
+
+const DeclinePageRef = builder.objectRef<Page<DeclineRow>>('ApplicationDeclinePage');
+DeclinePageRef.implement({
+  fields: (t) => ({
+    entries: t.field({ type: [DeclineRef], resolve: (p) => p.rows }),
+    nextCursor: t.string({ nullable: true, description: 'Pass as `after` for the next page; null on the last.', resolve: (p) => p.nextCursor }),
   }),
 });
 
@@ -110,6 +136,24 @@ builder.queryField('applicantHistory', (t) =>
     resolve: async (_root, { email }, ctx) => {
       await requireAdmin(ctx, 'acquisition.read');
       return applicantHistory(ctx.db, email.slice(0, 254), ctx.env.APP_SECRET);
+    },
+  }),
+);
+
+builder.queryField('applicationDeclines', (t) =>
+  t.field({
+    type: DeclinePageRef,
+    description: 'Every decline kept, newest first, 100 a page at most; by reason, by day declined (YYYY-MM-DD, UTC) (acquisition.read).',
+    args: {
+      reasonId: t.arg.string({ required: false }),
+      day: t.arg.string({ required: false }),
+      first: t.arg.int({ required: false }),
+      after: t.arg.string({ required: false }),
+    },
+    resolve: async (_root, args, ctx) => {
+      await requireAdmin(ctx, 'acquisition.read');
+      const first = Math.min(Math.max(args.first ?? 50, 1), 100);
+      return listDeclinesPage(ctx.db, { reasonId: args.reasonId?.slice(0, 100), day: args.day, first, after: args.after });
     },
   }),
 );

@@ -8,25 +8,31 @@
  *   moves the application's status links onto the decline, deletes the application, queues the
  *   decline email (in the applicant's language, with the reason, a status link and the way on)
  *   and writes the audit record (who, when, the reason's id).
+ * - Every decline, newest first, pages in the console (by the declined_at index, filtered by
+ *   reason and day): the reason, who decided, when, the cool-down's end — never an address.
  * - During the cool-down the same address applying again is answered with the date it may apply
  *   again, and nothing is written (apply-for-membership.ts asks `reapplyAfter`).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { isLocale } from '@velvet/i18n/locales';
 import { signLobbyToken } from '@velvet/tokens/signed-token';
 import type { UserError } from '@velvet/validation/user-errors';
-import { DECLINE_REASON_LANGUAGES, cooldownForm, declineReasonForm, declineSelectionForm } from '@velvet/validation/waitlist';
+import { DECLINE_REASON_LANGUAGES, cooldownForm, declineReasonForm, declineSelectionForm, listSearch } from '@velvet/validation/waitlist';
 import type { Db } from '../db/connect.ts';
 import { lockRow } from '../db/lock.ts';
 import type { Database } from '../db/schema.ts';
 import { recordAudit } from '../domain/audit-log.ts';
+import { createLobbyLink } from '../domain/lobby-links.ts';
 import type { AuditActor } from '../domain/audit-log.ts';
 import { privacySubject } from '../domain/privacy-subject.ts';
 import { fail, ok } from '../lib/result.ts';
 import type { Result } from '../lib/result.ts';
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
 import { issueStatusReference, moveStatusReferences } from './application-status.ts';
+import { decodeCursor, encodeCursor } from './waitlist-admission.ts';
+import type { Page } from './waitlist-admission.ts';
 
 const DAY_MS = 86_400_000;
 /** How long the decline email's "join the waiting list" link works. */
@@ -168,6 +174,9 @@ export async function declineApplicants(deps: DecisionDeps, actor: AuditActor, r
       const language = isLocale(row.language) ? row.language : 'en';
       const sealedStatusReference = await issueStatusReference(trx, 'decline', declineId, deps.secret, now);
       const lobbyExpiresAt = new Date(now.getTime() + DECLINE_LOBBY_LINK_DAYS * DAY_MS);
+      // The short link (ADR 060); the signed token too, for one release: a previous version's
+      // outbox worker requires it in this payload and sends the row with it.
+      const lobbyReference = await createLobbyLink(trx, row.email, lobbyExpiresAt, now);
       const lobbyToken = await signLobbyToken({ email: row.email }, deps.secret, DECLINE_LOBBY_LINK_DAYS * 86_400, now);
       await enqueueEmail(
         trx,
@@ -179,6 +188,7 @@ export async function declineApplicants(deps: DecisionDeps, actor: AuditActor, r
             reason: reason.texts[language],
             reapplyAfter,
             sealedStatusReference,
+            sealedLobbyReference: sealForOutbox(lobbyReference, deps.secret),
             sealedLobbyToken: sealForOutbox(lobbyToken, deps.secret),
             lobbyExpiresAt: lobbyExpiresAt.toISOString(),
           },
@@ -262,4 +272,58 @@ export async function applicantHistory(db: Kysely<Database>, email: string, secr
     });
   }
   return entries.sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
+}
+
+export interface DeclineRow {
+  id: string;
+  declinedAt: string;
+  appliedAt: string;
+  language: string;
+  country: string | null;
+  reasonId: string;
+  /** The reason in English (the console's reference text). */
+  reason: string | null;
+  decidedBy: string | null;
+  reapplyAfter: string;
+}
+
+export interface DeclineListRequest {
+  reasonId?: string | null;
+  /** YYYY-MM-DD (UTC): declined that day. */
+  day?: string | null;
+  first: number;
+  after?: string | null;
+}
+
+/** Every decline kept, newest first, a page at a time (keyset on declined_at, id). No address: the decline has none. */
+export async function listDeclinesPage(db: Kysely<Database>, request: DeclineListRequest): Promise<Page<DeclineRow>> {
+  const { day } = listSearch({ day: request.day });
+  let query = db
+    .selectFrom('application_declines as d')
+    .innerJoin('decline_reasons as r', 'r.id', 'd.reason_id')
+    .select(['d.id', 'd.declined_at', 'd.applied_at', 'd.language', 'd.country', 'd.reason_id', 'd.decided_by_email', 'd.reapply_after', 'r.texts']);
+  if (request.reasonId) query = query.where('d.reason_id', '=', request.reasonId);
+  if (day) {
+    const start = new Date(`${day}T00:00:00Z`);
+    query = query.where('d.declined_at', '>=', start.toISOString()).where('d.declined_at', '<', new Date(start.getTime() + DAY_MS).toISOString());
+  }
+  const cursor = decodeCursor(request.after, 2);
+  if (cursor) query = query.where(sql<boolean>`(d.declined_at, d.id) < (${cursor[0]!}, ${cursor[1]!})`);
+  const rows = await query.orderBy('d.declined_at', 'desc').orderBy('d.id', 'desc').limit(request.first + 1).execute();
+  const page = rows.slice(0, request.first);
+  const last = page.at(-1);
+  return {
+    rows: page.map((d) => ({
+      id: d.id,
+      declinedAt: d.declined_at,
+      appliedAt: d.applied_at,
+      language: d.language,
+      country: d.country,
+      reasonId: d.reason_id,
+      reason: (JSON.parse(d.texts) as Partial<ReasonTexts>).en ?? null,
+      decidedBy: d.decided_by_email,
+      reapplyAfter: d.reapply_after,
+    })),
+    nextCursor: rows.length > request.first && last ? encodeCursor([last.declined_at, last.id]) : null,
+  };
 }

@@ -7,6 +7,8 @@
  * does, and nobody is invited twice (the entry's row is locked and re-read first).
  * Someone who became an active member meanwhile (by another invitation) is not invited:
  * the waiting list shows them as members and `interest select` refuses them.
+ * The email carries the person's status link (ADR 063), which then says "invited"; without
+ * APP_SECRET (null) it goes without one.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
@@ -21,6 +23,7 @@ import { fail, ok } from '../lib/result.ts';
 import type { Result } from '../lib/result.ts';
 import { enqueueEmail } from '../mail/outbox.ts';
 import type { InvitationEmailPayload } from '../mail/outbox.ts';
+import { issueStatusReference } from './application-status.ts';
 import { INVITER_EMAIL_DOMAIN, generateRegistrationCode } from './create-registration-code.ts';
 
 export const PERSONAL_CODE_VALIDITY_DAYS = 30;
@@ -70,10 +73,10 @@ export interface IssuedInvitation {
   outboxId: string;
 }
 
-/** Inside the caller's transaction: the personal code and the invitation email. */
+/** Inside the caller's transaction: the personal code and the invitation email, with a status link to the entry or application it invites. */
 async function issuePersonalInvitation(
   trx: Kysely<Database>,
-  input: { inviterId: string; email: string; language: Locale; reason: InvitationEmailPayload['reason'] },
+  input: { inviterId: string; email: string; language: Locale; reason: InvitationEmailPayload['reason']; targetId: string; secret: string | null },
   now: Date,
 ): Promise<IssuedInvitation> {
   const code = generateRegistrationCode();
@@ -96,9 +99,11 @@ async function issuePersonalInvitation(
       single_use: true,
     })
     .execute();
+  const kind = input.reason === 'waitlist' ? 'waitlist' : 'application';
+  const sealedStatusReference = input.secret === null ? undefined : await issueStatusReference(trx, kind, input.targetId, input.secret, now);
   const outboxId = await enqueueEmail(
     trx,
-    { template: 'invitation', recipient: input.email, locale: input.language, payload: { code, expiresAt, reason: input.reason } },
+    { template: 'invitation', recipient: input.email, locale: input.language, payload: { code, expiresAt, reason: input.reason, sealedStatusReference } },
     now,
   );
   return { email: input.email, language: input.language, code, codeId, expiresAt, outboxId };
@@ -165,12 +170,13 @@ export async function inviteWaitlistEntry(
   id: string,
   inviterId: string,
   now: Date,
+  secret: string | null,
 ): Promise<{ ok: true; invitation: IssuedInvitation } | { ok: false; reason: EntryRefusal }> {
   if (!(await lockRow(trx, 'waitlist_entries', id))) return { ok: false, reason: 'not-found' };
   const entry = await trx.selectFrom('waitlist_entries').select(['email', 'language', 'invited_at']).where('id', '=', id).executeTakeFirstOrThrow();
   if (entry.invited_at !== null) return { ok: false, reason: 'already-invited' };
   if (await isActiveMember(trx, entry.email)) return { ok: false, reason: 'member' };
-  const invitation = await issuePersonalInvitation(trx, { inviterId, email: entry.email, language: languageOf(entry.language), reason: 'waitlist' }, now);
+  const invitation = await issuePersonalInvitation(trx, { inviterId, email: entry.email, language: languageOf(entry.language), reason: 'waitlist', targetId: id, secret }, now);
   await trx.updateTable('waitlist_entries').set({ invited_at: now.toISOString(), registration_code_id: invitation.codeId }).where('id', '=', id).execute();
   return { ok: true, invitation };
 }
@@ -184,12 +190,13 @@ export async function selectApplication(
   id: string,
   inviterId: string,
   now: Date,
+  secret: string | null,
 ): Promise<{ ok: true; invitation: IssuedInvitation } | { ok: false; reason: EntryRefusal }> {
   if (!(await lockRow(trx, 'membership_applications', id))) return { ok: false, reason: 'not-found' };
   const row = await trx.selectFrom('membership_applications').select(['email', 'language', 'selected_at']).where('id', '=', id).executeTakeFirstOrThrow();
   if (row.selected_at !== null) return { ok: false, reason: 'already-invited' };
   if (await isActiveMember(trx, row.email)) return { ok: false, reason: 'member' };
-  const invitation = await issuePersonalInvitation(trx, { inviterId, email: row.email, language: languageOf(row.language), reason: 'interest' }, now);
+  const invitation = await issuePersonalInvitation(trx, { inviterId, email: row.email, language: languageOf(row.language), reason: 'interest', targetId: id, secret }, now);
   await trx.updateTable('membership_applications').set({ selected_at: now.toISOString(), registration_code_id: invitation.codeId }).where('id', '=', id).execute();
   return { ok: true, invitation };
 }
@@ -199,7 +206,7 @@ export async function selectApplication(
  * members, one transaction each. Returns those invited (fewer when the list has fewer such
  * entries).
  */
-export async function inviteFromWaitlist(db: Db, count: number, now: Date = new Date()): Promise<IssuedInvitation[]> {
+export async function inviteFromWaitlist(db: Db, count: number, now: Date = new Date(), secret: string | null = null): Promise<IssuedInvitation[]> {
   if (!Number.isInteger(count) || count < 1) throw new RangeError('count must be a positive whole number');
   const inviterId = await ensureSystemInviter(db, now);
   const invited: IssuedInvitation[] = [];
@@ -209,7 +216,7 @@ export async function inviteFromWaitlist(db: Db, count: number, now: Date = new 
     const candidates = await uninvitedCandidates(db, count - invited.length);
     if (candidates.length === 0) break;
     for (const { id } of candidates) {
-      const issued = await withFreshCode(db, (trx) => inviteWaitlistEntry(trx, id, inviterId, now));
+      const issued = await withFreshCode(db, (trx) => inviteWaitlistEntry(trx, id, inviterId, now, secret));
       if (issued.ok) invited.push(issued.invitation);
     }
   }
@@ -217,14 +224,14 @@ export async function inviteFromWaitlist(db: Db, count: number, now: Date = new 
 }
 
 /** Selects the applicant with this address: a personal code and the invitation email. */
-export async function selectMembershipApplication(db: Db, rawEmail: string, now: Date = new Date()): Promise<Result<IssuedInvitation, string>> {
+export async function selectMembershipApplication(db: Db, rawEmail: string, now: Date = new Date(), secret: string | null = null): Promise<Result<IssuedInvitation, string>> {
   const parsed = emailField.safeParse(rawEmail);
   if (!parsed.success) return fail(`${rawEmail.trim() || '(empty)'} is not a valid email address`);
   const email = parsed.data;
   const application = await db.selectFrom('membership_applications').select('id').where('email', '=', email).executeTakeFirst();
   if (!application) return fail(`no membership application from ${email}`);
   const inviterId = await ensureSystemInviter(db, now);
-  const issued = await withFreshCode(db, (trx) => selectApplication(trx, application.id, inviterId, now));
+  const issued = await withFreshCode(db, (trx) => selectApplication(trx, application.id, inviterId, now, secret));
   if (issued.ok) return ok(issued.invitation);
   if (issued.reason === 'member') return fail(`${email} is already an active member: no invitation needed`);
   const selected = await db.selectFrom('membership_applications').select('selected_at').where('id', '=', application.id).executeTakeFirst();

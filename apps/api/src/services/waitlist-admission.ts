@@ -86,8 +86,9 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-const encodeCursor = (parts: string[]) => Buffer.from(JSON.stringify(parts)).toString('base64url');
-function decodeCursor(cursor: string | null | undefined, length: number): string[] | null {
+/** A list's keyset cursor (its sort key's values), opaque to the client; the declines list pages with it too. */
+export const encodeCursor = (parts: string[]) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+export function decodeCursor(cursor: string | null | undefined, length: number): string[] | null {
   if (!cursor || cursor.length > 600) return null;
   try {
     const parts: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
@@ -219,7 +220,7 @@ export async function inviteSelected(
   for (const id of new Set(parsed.data.ids)) {
     const outcome = await withFreshCode(deps.db, async (trx) => {
       if (list === 'waitlist') await lockAdmission(trx);
-      const done = list === 'waitlist' ? await inviteWaitlistEntry(trx, id, inviterId, now) : await selectApplication(trx, id, inviterId, now);
+      const done = list === 'waitlist' ? await inviteWaitlistEntry(trx, id, inviterId, now, deps.secret) : await selectApplication(trx, id, inviterId, now, deps.secret);
       if (done.ok) {
         const at = now.toISOString();
         const target = privacySubject(done.invitation.email, deps.secret);
@@ -320,7 +321,7 @@ async function inviteNext(
   const candidates = await uninvitedCandidates(trx, room);
   let invited = 0;
   for (const { id } of candidates) {
-    const done = await inviteWaitlistEntry(trx, id, inviterId, now);
+    const done = await inviteWaitlistEntry(trx, id, inviterId, now, audit.secret);
     if (!done.ok) continue;
     invited++;
     await recordAudit(

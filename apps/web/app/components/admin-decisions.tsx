@@ -1,6 +1,7 @@
 /**
  * The console's decisions on applicants (issue 24 §1, ADR 063): the reason and button that
- * decline the ticked applicants, an address's history, and the owner's decline reasons (seven
+ * decline the ticked applicants, an address's history, the list of every decline (no addresses:
+ * a decline keeps only the address's pseudonym), and the owner's decline reasons (seven
  * languages each) and cool-down. The API checks every permission; these only hide what it would refuse.
  */
 import { useIntl } from 'react-intl';
@@ -8,6 +9,7 @@ import { Form } from 'react-router';
 import { DECLINE_REASON_LANGUAGES } from '@velvet/validation/waitlist';
 import { useSubmitting } from '../lib/forms/forms.ts';
 import { useT } from '../lib/page/use-root.ts';
+import { AdminTable } from './admin-table.tsx';
 
 type ReasonLanguage = (typeof DECLINE_REASON_LANGUAGES)[number];
 
@@ -22,6 +24,17 @@ export interface HistoryEntryView {
   reason: string | null;
   decidedBy: string | null;
   reapplyAfter: string | null;
+}
+
+export interface DeclineView {
+  id: string;
+  declinedAt: string;
+  reasonId: string;
+  /** The reason in English, should the reasons no longer hold it. */
+  reason: string | null;
+  decidedBy: string | null;
+  reapplyAfter: string;
+  language: string;
 }
 
 /** The reason in the console's language when it is one of the seven, else English. */
@@ -170,5 +183,63 @@ function ReasonForm({ reason, label, canConfigure }: { reason: DeclineReasonView
         <button type="submit" className="btn-primary mt-4" disabled={busy} aria-busy={busy}>{t(reason ? 'admin.decline.reasons.save' : 'admin.decline.reasons.add')}</button>
       )}
     </Form>
+  );
+}
+
+/** Every decline kept, newest first (the page's links turn the pages): filtered by reason and by the day declined. */
+export function DeclineList({
+  declines,
+  reasons,
+  filter,
+}: {
+  declines: readonly DeclineView[];
+  reasons: readonly DeclineReasonView[];
+  filter: { reason: string | null; day: string | null };
+}) {
+  const t = useT();
+  const intl = useIntl();
+  const date = (iso: string) => intl.formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' });
+  const byId = new Map(reasons.map((reason) => [reason.id, reason]));
+  const reasonOf = (row: DeclineView) => {
+    const reason = byId.get(row.reasonId);
+    return reason ? reasonText(reason, intl.locale) : (row.reason ?? '—');
+  };
+  return (
+    <>
+      <p className="mt-8 max-w-2xl text-paper/80">{t('admin.declines.text')}</p>
+      <Form method="get" key={JSON.stringify(filter)} className="mt-6 grid gap-6 bg-paper p-8 text-ink sm:grid-cols-3">
+        <input type="hidden" name="list" value="declines" />
+        <div className="sm:col-span-2">
+          <label htmlFor="declines-reason" className="eyebrow block text-stone">{t('admin.decline.reason')}</label>
+          <select id="declines-reason" name="reason" defaultValue={filter.reason ?? ''} className="field-input mt-2">
+            <option value="">{t('admin.declines.allReasons')}</option>
+            {reasons.map((reason) => (
+              <option key={reason.id} value={reason.id}>{reasonText(reason, intl.locale)}</option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="declines-day" className="eyebrow block text-stone">{t('admin.declines.day')}</label>
+          <input id="declines-day" name="day" type="date" defaultValue={filter.day ?? ''} className="field-input mt-2" />
+        </div>
+        <button type="submit" className="btn-primary sm:col-span-3 sm:justify-self-start">{t('admin.waitlist.submitSearch')}</button>
+      </Form>
+      <AdminTable
+        caption={t('admin.declines.tableLabel')}
+        className="mt-10"
+        minWidth="min-w-[48rem]"
+        rows={declines}
+        rowKey={(row) => row.id}
+        rowTestId={() => 'decline-row'}
+        empty={t('admin.declines.empty')}
+        columns={[
+          { header: t('admin.declines.col.declined'), rowHeader: true, className: 'whitespace-nowrap', cell: (row) => date(row.declinedAt) },
+          { header: t('admin.declines.col.reason'), cell: reasonOf },
+          { header: t('admin.declines.col.decidedBy'), className: 'break-all', cell: (row) => row.decidedBy ?? '—' },
+          { header: t('admin.declines.col.until'), className: 'whitespace-nowrap', cell: (row) => date(row.reapplyAfter) },
+          { header: t('admin.waitlist.col.language'), className: 'uppercase', cell: (row) => row.language },
+        ]}
+      />
+    </>
   );
 }

@@ -16,17 +16,17 @@ import { localizedPath } from '../lib/i18n/i18n.ts';
 import { useSubmitting } from '../lib/forms/forms.ts';
 import { pageMeta } from '../lib/page/meta.ts';
 import { applicantsSelect, getApplicantsPage, getWaitlistPage, waitlistInvite, waitlistRelease, waitlistSetCapacity } from '../lib/admin/admin-waitlist-operations.ts';
-import { applicantsDecline, applicationCooldownSet, declineReasonSave, getApplicantHistory, getDecisionSettings } from '../lib/admin/admin-decision-operations.ts';
-import { ApplicantHistory, DeclineControls, DeclineReasons } from '../components/admin-decisions.tsx';
-import type { DeclineReasonView } from '../components/admin-decisions.tsx';
+import { applicantsDecline, applicationCooldownSet, declineReasonSave, getApplicantHistory, getDecisionSettings, getDeclinesPage } from '../lib/admin/admin-decision-operations.ts';
+import { ApplicantHistory, DeclineControls, DeclineList, DeclineReasons } from '../components/admin-decisions.tsx';
+import type { DeclineReasonView, DeclineView } from '../components/admin-decisions.tsx';
 import { DECLINE_REASON_LANGUAGES } from '@velvet/validation/waitlist';
 import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
 import { parseWithZod } from '../lib/forms/submission.server.ts';
 import { useT } from '../lib/page/use-root.ts';
 
-type List = 'waitlist' | 'applicants' | 'reasons';
-const LISTS = ['waitlist', 'applicants', 'reasons'] as const;
-const LIST_TABS: Record<List, string> = { waitlist: 'admin.waitlist.tab', applicants: 'admin.applicants.tab', reasons: 'admin.decline.tab' };
+type List = 'waitlist' | 'applicants' | 'declines' | 'reasons';
+const LISTS = ['waitlist', 'applicants', 'declines', 'reasons'] as const;
+const LIST_TABS: Record<List, string> = { waitlist: 'admin.waitlist.tab', applicants: 'admin.applicants.tab', declines: 'admin.declines.tab', reasons: 'admin.decline.tab' };
 /** A whole address typed in the search: the applicants view then shows its history (ADR 063). */
 const WHOLE_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -45,7 +45,8 @@ interface Row {
  * and invite; "invite the next N" with a confirmation and its progress while the emails are
  * queued; the daily admission capacity. Reading is every role's; the rest needs waitlist.manage.
  * Applicants are declined with a reason, and a whole address searched shows its history; the
- * reasons and the cool-down are a tab of their own, written by the owner (issue 24 §1, ADR 063).
+ * reasons and the cool-down are a tab of their own, written by the owner (issue 24 §1, ADR 063);
+ * every decline kept is a list of its own, newest first, by reason and day — without addresses.
  */
 export async function loader(args: Route.LoaderArgs) {
   const { email, token, session } = await requireAdmin(args);
@@ -56,7 +57,8 @@ export async function loader(args: Route.LoaderArgs) {
   const filter = {
     search: search.get('search')?.trim().slice(0, 254) || null,
     day: DAY.test(search.get('day') ?? '') ? search.get('day') : null,
-    status,
+    status: list === 'declines' ? '' : status,
+    reason: list === 'declines' ? search.get('reason')?.slice(0, 100) || null : null,
   };
   const after = search.get('after')?.slice(0, 600) || null;
   const call = { ...args, token };
@@ -70,12 +72,19 @@ export async function loader(args: Route.LoaderArgs) {
     after,
     reasons: [] as DeclineReasonView[],
     cooldownDays: 0,
+    declines: null as DeclineView[] | null,
     history: null as { email: string; entries: { kind: 'APPLIED' | 'SELECTED' | 'DECLINED'; at: string; reason: string | null; decidedBy: string | null; reapplyAfter: string | null }[] } | null,
   };
   if (list === 'reasons') {
     const settings = await callApi(getDecisionSettings, {}, call);
     if (!settings.ok) return { ...base, rows: null, nextCursor: null, admission: null, notice: apiFailureMessage(settings.error) };
     return { ...base, reasons: settings.data.declineReasons, cooldownDays: settings.data.applicationCooldownDays, rows: null, nextCursor: null, admission: null, notice: null };
+  }
+  if (list === 'declines') {
+    const result = await callApi(getDeclinesPage, { reasonId: filter.reason, day: filter.day, after }, call);
+    if (!result.ok) return { ...base, rows: null, nextCursor: null, admission: null, notice: apiFailureMessage(result.error) };
+    const { applicationDeclines, declineReasons } = result.data;
+    return { ...base, reasons: declineReasons, declines: applicationDeclines.entries, rows: null, nextCursor: applicationDeclines.nextCursor, admission: null, notice: null };
   }
   if (list === 'waitlist') {
     const result = await callApi(getWaitlistPage, { ...filter, status: status.toUpperCase() as 'WAITING' | 'INVITED' | 'ALL', after }, call);
@@ -187,7 +196,7 @@ export default function AdminWaitlist({ loaderData, actionData }: Route.Componen
       <PageIntro inverse title={t('admin.waitlist.title')} />
       <p className="mt-4 max-w-2xl text-paper/80">{t('admin.waitlist.text')}</p>
       <nav aria-label={t('admin.waitlist.lists')} className="mt-8">
-        <ul className="flex gap-6 border-b border-paper/20">
+        <ul className="flex flex-wrap gap-x-6 gap-y-2 border-b border-paper/20">
           {LISTS.map((name) => (
             <li key={name}>
               <Link
@@ -205,7 +214,8 @@ export default function AdminWaitlist({ loaderData, actionData }: Route.Componen
       {actionData?.kind === 'saved' && <p role="status" className="mt-8 border-l-2 border-paper pl-4">{t(actionData.message)}</p>}
       {list === 'reasons' && <DeclineReasons reasons={loaderData.reasons} cooldownDays={loaderData.cooldownDays} canConfigure={loaderData.canConfigure} />}
       {list === 'waitlist' && loaderData.admission && <Admission admission={loaderData.admission} canManage={canManage} actionData={actionData} />}
-      {list !== 'reasons' && <Form method="get" key={`${list}:${JSON.stringify(filter)}`} className="mt-10 grid gap-6 bg-paper p-8 text-ink sm:grid-cols-4">
+      {list === 'declines' && loaderData.declines && <DeclineList declines={loaderData.declines} reasons={loaderData.reasons} filter={filter} />}
+      {(list === 'waitlist' || list === 'applicants') && <Form method="get" key={`${list}:${JSON.stringify(filter)}`} className="mt-10 grid gap-6 bg-paper p-8 text-ink sm:grid-cols-4">
         <input type="hidden" name="list" value={list} />
         <div className="sm:col-span-2">
           <label htmlFor="list-search" className="eyebrow block text-stone">{t('admin.waitlist.search')}</label>
@@ -238,7 +248,7 @@ export default function AdminWaitlist({ loaderData, actionData }: Route.Componen
           {actionData.refused.length > 0 && <p className="mt-2">{t('admin.waitlist.refusedSome', { count: actionData.refused.length })}</p>}
         </div>
       )}
-      {rows && list !== 'reasons' && <Table list={list} rows={rows} canManage={canManage} reasons={loaderData.reasons} />}
+      {rows && (list === 'waitlist' || list === 'applicants') && <Table list={list} rows={rows} canManage={canManage} reasons={loaderData.reasons} />}
       <div className="mt-8 flex flex-wrap gap-4">
         {loaderData.after && <Link to={query({})} className="btn-inverse border border-paper">{t('admin.waitlist.firstPage')}</Link>}
         {loaderData.nextCursor && <Link to={query({ after: loaderData.nextCursor })} className="btn-inverse border border-paper">{t('admin.waitlist.nextPage')}</Link>}
@@ -247,7 +257,7 @@ export default function AdminWaitlist({ loaderData, actionData }: Route.Componen
   );
 }
 
-function Table({ list, rows, canManage, reasons }: { list: Exclude<List, 'reasons'>; rows: Row[]; canManage: boolean; reasons: readonly DeclineReasonView[] }) {
+function Table({ list, rows, canManage, reasons }: { list: 'waitlist' | 'applicants'; rows: Row[]; canManage: boolean; reasons: readonly DeclineReasonView[] }) {
   const t = useT();
   const intl = useIntl();
   const busy = useSubmitting('invite');

@@ -9,6 +9,7 @@ import type { RenderedEmail } from '../intl.ts';
 import { renderEmail } from './layout.tsx';
 import type { Company } from '@velvet/validation/shop';
 import type { EmailTexts } from './layout.tsx';
+import { statusAside } from './status-link.ts';
 
 /** Why the recipient is invited: they joined the waiting list, or applied for membership. */
 type InvitationReason = 'waitlist' | 'interest';
@@ -24,6 +25,8 @@ export interface InvitationEmailProps {
   /** When the code stops working. */
   expiresAt: Date;
   reason: InvitationReason;
+  /** The person's status link (ADR 063); none for an email queued before, or without one. */
+  statusUrl?: string | null;
 }
 
 function invitationEmailTexts(props: InvitationEmailProps): EmailTexts {
@@ -39,6 +42,7 @@ function invitationEmailTexts(props: InvitationEmailProps): EmailTexts {
     // The activation email's "copy this address" line says exactly what is needed here too.
     linkHint: t('email.activation.linkHint'),
     notes: [t('email.invitation.expiry', { expiresAt: props.expiresAt })],
+    asides: statusAside(t, props.statusUrl ?? null),
     tagline: t('email.footer.tagline'),
     reason: t(props.reason === 'waitlist' ? 'email.invitation.reasonWaitlist' : 'email.invitation.reasonInterest'),
   };

@@ -36,3 +36,11 @@ export const applicationCooldownSet = operation(
   applicationCooldownSet(days: $days) { cooldownDays userErrors { code field messageId } }
 }`),
 );
+
+export const getDeclinesPage = operation(
+  'declinesPage',
+  graphql(`query declinesPage($reasonId: String, $day: String, $after: String) {
+  applicationDeclines(reasonId: $reasonId, day: $day, after: $after) { entries { id declinedAt reasonId reason decidedBy reapplyAfter language } nextCursor }
+  declineReasons { id position updatedAt texts { en de fr it nl pl sv } }
+}`),
+);
