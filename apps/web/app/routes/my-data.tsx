@@ -174,20 +174,23 @@ function Held({ data, newsletterWithdrawn }: { data: OwnData; newsletterWithdraw
   const t = useT();
   const intl = useIntl();
   const date = (iso: string) => intl.formatDate(iso, { dateStyle: 'long' });
-  const language = (code: string | null) => (code ? (new Intl.DisplayNames([intl.locale], { type: 'language' }).of(code) ?? code) : '–');
-  const country = (code: string | null) => (code ? (new Intl.DisplayNames([intl.locale], { type: 'region' }).of(code) ?? code) : '–');
+  // Country and language in the reader's language; what is not known is left out.
+  const joinKnown = (first: string, ...known: (string | null)[]) => [first, ...known.filter((v): v is string => Boolean(v))].join(' · ');
+  const language = (code: string | null) => (code ? (new Intl.DisplayNames([intl.locale], { type: 'language' }).of(code) ?? code) : null);
+  const country = (code: string | null) => (code ? (new Intl.DisplayNames([intl.locale], { type: 'region' }).of(code) ?? code) : null);
   if (!data.document) return <p className="mt-8 max-w-prose text-lg leading-relaxed">{t('myData.nothingHeld.text')}</p>;
   const held = JSON.parse(data.document) as ExportDocument;
   const rows: { label: string; value: string }[] = [];
-  if (held.application) {
-    rows.push({ label: t('myData.held.application'), value: t('myData.held.applicationValue', { date: date(held.application.createdAt), country: country(held.application.country), language: language(held.application.language) }) });
+  const { application, waitingList, registration } = held;
+  if (application) {
+    rows.push({ label: t('myData.held.application'), value: joinKnown(t('myData.held.applicationValue', { date: date(application.createdAt) }), country(application.country), language(application.language)) });
   }
-  if (held.waitingList) {
-    rows.push({ label: t('myData.held.waitingList'), value: t('myData.held.waitingListValue', { date: date(held.waitingList.joinedAt), language: language(held.waitingList.language) }) });
+  if (waitingList) {
+    rows.push({ label: t('myData.held.waitingList'), value: joinKnown(t('myData.held.waitingListValue', { date: date(waitingList.joinedAt) }), language(waitingList.language)) });
   }
-  if (held.registration) {
-    const r = held.registration;
-    rows.push({ label: t('myData.held.registration'), value: t('myData.held.registrationValue', { name: `${r.firstName} ${r.lastName}`, date: date(r.createdAt), country: country(r.country) }) });
+  if (registration) {
+    const name = `${registration.firstName} ${registration.lastName}`;
+    rows.push({ label: t('myData.held.registration'), value: joinKnown(t('myData.held.registrationValue', { name, date: date(registration.createdAt) }), country(registration.country)) });
   }
   if (held.heldRegistrations.length > 0) rows.push({ label: t('myData.held.heldRegistrations'), value: String(held.heldRegistrations.length) });
   rows.push({ label: t('myData.held.newsletter'), value: t(data.newsletter && !newsletterWithdrawn ? 'myData.held.newsletterYes' : 'myData.held.newsletterNo') });
