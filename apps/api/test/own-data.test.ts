@@ -138,7 +138,7 @@ describe.each(ENGINES)('a pre-member’s own data on %s', (engine) => {
     const email = uniqueEmail('footer').toLowerCase();
     await call(APPLY, null, { email, language: 'pl' });
     const [received] = await outbox(email, 'application-received');
-    const mail = await renderOutboxEmail(received!, { publicUrl: 'https://club.example', secret: TEST_SECRET, dataReference: 'A'.repeat(22) });
+    const mail = await renderOutboxEmail(received!, { publicUrl: 'https://club.example', secret: TEST_SECRET, dataReference: () => Promise.resolve('A'.repeat(22)) });
     expect(mail.text).toContain(`https://club.example/pl/my-data?ref=${'A'.repeat(22)}`);
     expect(mail.html).toContain(`https://club.example/pl/my-data?ref=${'A'.repeat(22)}`);
     const status = /\/status\?ref=([A-Za-z0-9_-]{22})/.exec(mail.text)![1]!;

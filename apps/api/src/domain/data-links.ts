@@ -10,7 +10,7 @@ import { REFERENCE_PATTERN, hashToken, randomReference } from '../lib/tokens.ts'
 
 const DAY_MS = 86_400_000;
 /** How long a "manage my data" link works. */
-export const DATA_LINK_DAYS = 7;
+const DATA_LINK_DAYS = 7;
 
 /** Stores a new data link for `email`; returns its reference (in clear, for the email only). */
 export async function createDataLink(db: Kysely<Database>, email: string, now: Date): Promise<{ reference: string; expiresAt: Date }> {

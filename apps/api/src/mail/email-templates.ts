@@ -130,7 +130,13 @@ const isEmailTemplate = (template: string): template is EmailTemplate => Object.
 /** The email an outbox row stands for, in its language (English for a language no longer offered). */
 export async function renderOutboxEmail(
   row: Pick<EmailOutboxRow, 'template' | 'locale' | 'payload'>,
-  env: { publicUrl: string; secret: string; company?: Company; dataReference?: string | null },
+  env: {
+    publicUrl: string;
+    secret: string;
+    company?: Company;
+    /** Makes the recipient's "manage my data" reference (ADR 066), once the payload is known to be good. */
+    dataReference?: (() => Promise<string>) | undefined;
+  },
 ): Promise<RenderedEmail> {
   if (!isEmailTemplate(row.template)) throw new Error(`unknown email template ${row.template}`);
   const entry: EmailTemplateEntry<unknown> = EMAIL_TEMPLATES[row.template];
@@ -138,7 +144,7 @@ export async function renderOutboxEmail(
   const payload = entry.payload.parse(JSON.parse(row.payload));
   const context = { publicUrl: env.publicUrl, secret: env.secret, locale };
   // The footer's "manage my data" link (issue 24 §2, ADR 066), for the door's emails to people without an account.
-  const manageDataUrl = env.dataReference ? dataUrl(env.publicUrl, locale, env.dataReference) : null;
+  const manageDataUrl = env.dataReference ? dataUrl(env.publicUrl, locale, await env.dataReference()) : null;
   return withFooterLinks({ manageDataUrl }, () => entry.render(payload, { locale, company: env.company ?? COMPANY }, entry.url(payload, context), context));
 }
 

@@ -360,7 +360,7 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
     const { db, logger, transport, env } = this.#options;
     const sending = (async () => {
       // The footer's "manage my data" link (ADR 066): a fresh one for each email of the door to a person without an account.
-      const dataReference = MANAGE_DATA_TEMPLATES.has(row.template) ? (await createDataLink(db, row.recipient, this.#now())).reference : null;
+      const dataReference = MANAGE_DATA_TEMPLATES.has(row.template) ? async () => (await createDataLink(db, row.recipient, this.#now())).reference : undefined;
       const rendered = await renderOutboxEmail(row, { publicUrl: env.PUBLIC_URL, secret: env.APP_SECRET, company: companyFromEnv(env), dataReference });
       await transport.send({ outboxId: row.id, to: row.recipient, from: env.MAIL_FROM, ...rendered });
     })();

@@ -35,9 +35,9 @@ import type { PrivacyDeps } from './personal-data.ts';
 import type { FieldError } from './registration/outcomes.ts';
 
 /** Data-link emails one address can receive per hour through the form. */
-export const DATA_LINKS_PER_HOUR = 3;
+const DATA_LINKS_PER_HOUR = 3;
 /** The longest free-text request the form takes. */
-export const PRIVACY_MESSAGE_MAX = 2000;
+const PRIVACY_MESSAGE_MAX = 2000;
 
 /** The person themself, named by their pseudonym (ADR 048): the audit log's actor for what they do through their link. */
 const selfActor = (email: string, secret: string, clientAddress: string | null): AuditActor => ({
@@ -129,7 +129,7 @@ export async function requestDataLink(
   return { sent: true, fieldErrors: [] };
 }
 
-export interface OwnDataView {
+interface OwnDataView {
   email: string;
   /** The export document (the admin export's schema), null when nothing is held. */
   document: Record<string, unknown> | null;
