@@ -1,7 +1,8 @@
 /**
  * Pre-members own their data without an account (issue 24 §2, ADR 066), as the people involved
- * meet it: a German applicant on a 390 px phone (Berlin) opens the "manage my data" link in the
- * footer of the email the door sent, sees what is held, downloads it and deletes it; the request
+ * meet it: a German applicant on a 390 px phone (Berlin) finds the "manage my data" link in the
+ * footer of the email the door sent and goes there from its status page, sees what is held,
+ * downloads it and deletes it (the email's link then opens nothing); the request
  * form answers the same for an address the club does not know; a Polish waitlister at 1440 px
  * (Warsaw), invited from the list and registered with the newsletter ticked, withdraws newsletter
  * consent through the link in the activation email; an operator sees a request with its due date
@@ -40,7 +41,14 @@ test.describe('as a German applicant on a phone', () => {
     const [received] = await waitForMail(email);
     expect(received!.subject).toBe(text('de', 'email.applicationReceived.subject'));
     expect(received!.text).toContain(text('de', 'email.footer.manageData'));
-    await page.goto(dataLinkIn(received!));
+    dataLinkIn(received!);
+    // The status page in the same email leads there too (a new link, posted for).
+    const status = /href="([^"]*\/status\?ref=[A-Za-z0-9_-]{22})"/.exec(received!.html)?.[1];
+    await page.goto(status!);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'status.received.title'));
+    await page.screenshot({ path: testInfo.outputPath('status-de-390.png'), fullPage: true });
+    await page.getByRole('button', { name: text('de', 'status.myData') }).click();
+    await expect(page).toHaveURL(/\/de\/my-data\?ref=[A-Za-z0-9_-]{22}$/);
 
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'myData.title'));
     const held = page.getByRole('region', { name: text('de', 'myData.held.title') });
@@ -66,7 +74,7 @@ test.describe('as a German applicant on a phone', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'myData.erased.title'));
     expect(await axeViolations(page)).toEqual([]);
 
-    // The link went with the data: opened again, it says so and offers the form.
+    // The email's link went with the data: opened, it says so and offers the form.
     await page.goto(dataLinkIn(received!));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'myData.invalid.title'));
     await expect(page.getByLabel(text('de', 'myData.request.email'))).toBeVisible();
