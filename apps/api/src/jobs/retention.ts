@@ -39,6 +39,8 @@ export interface PruneReport {
   adminSessions: number;
   expiredRegistrations: number;
   lobbyLinks: number;
+  /** "Manage my data" links past their expiry (ADR 066). */
+  dataLinks: number;
 }
 
 /** Deletes every row past its retention period; returns how many of each kind. */
