@@ -64,6 +64,10 @@ describe.each(ENGINES)('a pre-member’s own data on %s', (engine) => {
     expect(strangerView).toMatchObject({ state: 'OK', email: unknown });
     expect(JSON.parse(strangerView.document as string)).toMatchObject({ registration: null, application: null, waitingList: null, emails: [{ template: 'data-link' }] });
 
+    // At most 3 emails an hour to one address; beyond, the same answer and none.
+    for (let i = 0; i < 3; i++) expect((await request(unknown)).data!.requestDataLink.sent).toBe(true);
+    expect(await outbox(unknown, 'data-link')).toHaveLength(3);
+
     const reference = await emailedReference(known);
     const shown = await view(reference);
     expect(shown).toMatchObject({ state: 'OK', email: known, activeMember: false, newsletter: false });
