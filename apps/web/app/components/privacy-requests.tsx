@@ -19,7 +19,7 @@ const DAY_MS = 86_400_000;
 const NEAR_DAYS = 7;
 
 /** How close a request is to its legal deadline (one month after it came in, GDPR Art. 12(3)). */
-function deadlineState(request: Pick<PrivacyRequestItem, 'dueAt' | 'doneAt'>, now: number): 'done' | 'overdue' | 'near' | 'open' {
+export function deadlineState(request: Pick<PrivacyRequestItem, 'dueAt' | 'doneAt'>, now: number): 'done' | 'overdue' | 'near' | 'open' {
   if (request.doneAt) return 'done';
   const left = new Date(request.dueAt).getTime() - now;
   if (left < 0) return 'overdue';
