@@ -23,6 +23,8 @@ const PAGES = [
   '/stores',
   '/membership-interest',
   '/membership-interest/apply',
+  // The request form of people without an account (issue 24 §2).
+  '/my-data',
   '/registration/formstarted?rc={code}',
   '/registration/deny?reason=referrer&rc={code}',
   '/registration/deny?reason=token',

@@ -37,6 +37,7 @@ const TITLES: Record<(typeof SCREENS)[number]['name'], string> = {
   'social-registration-second-step': 'meta.socialSecondStep.title',
   'waitlist-leave': 'meta.waitlistLeave.title',
   'application-status': 'meta.applicationStatus.title',
+  'my-data': 'meta.myData.title',
   landing: 'meta.landing.title',
 };
 

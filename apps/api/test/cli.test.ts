@@ -429,7 +429,7 @@ describe('admin CLI', () => {
     }
     const run = await cli(['data', 'prune'], { DATABASE_URL: url });
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toBe('deleted 1 sent and 0 failed emails, 0 funnel events, 0 consent records, 0 admin sessions, 0 expired registrations, 0 expired lobby links, 0 declines past their cool-down\n');
+    expect(run.stdout).toBe('deleted 1 sent and 0 failed emails, 0 funnel events, 0 consent records, 0 admin sessions, 0 expired registrations, 0 expired lobby links, 0 declines past their cool-down, 0 expired data links\n');
     expect(JSON.parse((await cli(['mail', 'list', '--json'], { DATABASE_URL: url })).stdout)).toEqual([expect.objectContaining({ status: 'pending' })]);
   });
 

@@ -36,6 +36,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
       // The tables each migration creates (and, undone, brings back), newest first: undoing it
       // takes exactly those away.
       const createdBy: { created: string[]; restored?: string[] }[] = [
+        { created: ['data_links', 'privacy_requests'] },
         { created: ['application_declines', 'application_settings', 'decline_reasons', 'status_references'] },
         { created: ['lobby_links'] },
         { created: [] }, // 0018-waitlist-leave-reference: a column and an index only
@@ -89,6 +90,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'code_signal_sources',
         'consent_records',
         'consents',
+        'data_links',
         'decline_reasons',
         'email_outbox',
         'feature_overrides',
@@ -103,6 +105,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'members',
         'membership_applications',
         'privacy_erasures',
+        'privacy_requests',
         'registration_codes',
         'status_references',
         'waitlist_entries',

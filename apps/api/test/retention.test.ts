@@ -9,6 +9,7 @@ import { createAdminUser } from '../src/services/create-admin-user.ts';
 import { loginAdmin, verifyAdminToken } from '../src/auth/admin-sessions.ts';
 import { recordConsent } from '../src/services/record-consent.ts';
 import { recordFunnelEvents } from '../src/services/record-funnel-events.ts';
+import { createDataLink } from '../src/domain/data-links.ts';
 import { createLobbyLink } from '../src/domain/lobby-links.ts';
 import { hashToken } from '../src/lib/tokens.ts';
 import { RETENTION_DAYS, pruneExpiredData, startRetentionJob } from '../src/jobs/retention.ts';
@@ -70,10 +71,14 @@ describe.each(ENGINES)('retention on %s', (engine) => {
     // A lobby link that expired can let nobody join: it goes; one still valid stays (ADR 060).
     await createLobbyLink(db, 'gone@example.test', daysAgo(1), daysAgo(8));
     const validLink = await createLobbyLink(db, 'kept@example.test', new Date(NOW.getTime() + 60_000), daysAgo(1));
+    // Likewise a "manage my data" link past its 7 days (ADR 066).
+    await createDataLink(db, 'gone@example.test', daysAgo(8));
+    const validDataLink = await createDataLink(db, 'kept@example.test', daysAgo(1));
 
     const report = await pruneExpiredData(db, NOW);
-    expect(report).toEqual({ sentEmails: 1, failedEmails: 1, funnelEvents: 1, consentRecords: 1, adminSessions: 1, expiredRegistrations: 0, lobbyLinks: 1 });
+    expect(report).toEqual({ sentEmails: 1, failedEmails: 1, funnelEvents: 1, consentRecords: 1, adminSessions: 1, expiredRegistrations: 0, lobbyLinks: 1, dataLinks: 1 });
     expect(await db.selectFrom('lobby_links').select('reference_hash').execute()).toEqual([{ reference_hash: hashToken(validLink) }]);
+    expect(await db.selectFrom('data_links').select('reference_hash').execute()).toEqual([{ reference_hash: hashToken(validDataLink.reference) }]);
 
     const emails = await db.selectFrom('email_outbox').select('id').execute();
     expect(emails.map((e) => e.id).sort()).toEqual(Object.values(keep).sort());
@@ -82,7 +87,7 @@ describe.each(ENGINES)('retention on %s', (engine) => {
     expect(await verifyAdminToken({ db, secret: TEST_SECRET, now: NOW }, current.token)).not.toBeNull();
 
     // A second pass finds nothing more.
-    expect(await pruneExpiredData(db, NOW)).toEqual({ sentEmails: 0, failedEmails: 0, funnelEvents: 0, consentRecords: 0, adminSessions: 0, expiredRegistrations: 0, lobbyLinks: 0 });
+    expect(await pruneExpiredData(db, NOW)).toEqual({ sentEmails: 0, failedEmails: 0, funnelEvents: 0, consentRecords: 0, adminSessions: 0, expiredRegistrations: 0, lobbyLinks: 0, dataLinks: 0 });
   });
 
   it('runs in the API process and logs what it deleted', async () => {
@@ -107,7 +112,7 @@ describe.each(ENGINES)('retention on %s', (engine) => {
     });
     await done;
     await job.stop();
-    expect(lines).toEqual([{ sentEmails: 1, failedEmails: 0, funnelEvents: 0, consentRecords: 0, adminSessions: 0, expiredRegistrations: 0, lobbyLinks: 0 }]);
+    expect(lines).toEqual([{ sentEmails: 1, failedEmails: 0, funnelEvents: 0, consentRecords: 0, adminSessions: 0, expiredRegistrations: 0, lobbyLinks: 0, dataLinks: 0 }]);
     expect(await database.db.selectFrom('email_outbox').select('id').execute()).toEqual([]);
   });
 });

@@ -36,6 +36,7 @@ export const SCREENS = [
   { name: 'lobby', path: 'lobby', layout: 'centered', file: 'routes/lobby.tsx' },
   { name: 'waitlist-leave', path: 'waitlist/leave', layout: 'centered', file: 'routes/waitlist-leave.tsx' },
   { name: 'application-status', path: 'status', layout: 'centered', file: 'routes/application-status.tsx' },
+  { name: 'my-data', path: 'my-data', layout: 'centered', file: 'routes/my-data.tsx' },
   { name: 'membership-interest', path: 'membership-interest', layout: 'black-inclined-lines', file: 'routes/membership-interest.tsx' },
   { name: 'membership-interest-apply', path: 'membership-interest/apply', layout: 'black-inclined-lines', file: 'routes/membership-interest-apply.tsx' },
   { name: 'membership-interest-confirmation', path: 'membership-interest/confirmation', layout: 'black-inclined-lines', file: 'routes/membership-interest-confirmation.tsx' },

@@ -77,7 +77,7 @@ describe('everything else', () => {
   it('is private: the forms, the console, activation, a client navigation’s data', async () => {
     // The registration form asks the (unreachable) API for the visitor's country, and says so.
     expectConsole('warn', /country detection via the API failed/);
-    for (const path of ['/de/registration/formstarted?rc=WELCOME2026', '/admin/login', '/de/registration/activateaccount?activationId=x', '/de/lobby', '/de.data', '/de/membership-interest/apply']) {
+    for (const path of ['/de/registration/formstarted?rc=WELCOME2026', '/admin/login', '/de/registration/activateaccount?activationId=x', '/de/lobby', '/de.data', '/de/membership-interest/apply', '/de/my-data', `/pl/my-data?ref=${'A'.repeat(22)}`]) {
       expect((await head(path, { headers: BUCKET })).cacheControl, path).toBe('private, no-store');
     }
   });

@@ -62,6 +62,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'admin.members.name': ['de'],
   'admin.members.status': ['de', 'nl', 'pl', 'sv'],
   'admin.members.newsletter': ['de', 'fr', 'it', 'pl'],
+  // The same loanword on the data page of people without an account (issue 24 §2).
+  'myData.held.newsletter': ['de', 'fr', 'it', 'pl'],
   'admin.members.no': ['it'],
   // "Status" and "Experiment" are the same words there (ADR 049).
   'admin.outbox.status': ['de', 'nl', 'pl', 'sv'],

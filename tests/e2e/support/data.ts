@@ -127,7 +127,11 @@ export interface Registrant {
  * pending and the activation email is on its way (or, on a quarantined code, PENDING_REVIEW:
  * the registration is held).
  */
-export async function registerPending(code: string, person: Partial<Registrant> = {}, outcome: 'FORM_FINISHED' | 'PENDING_REVIEW' = 'FORM_FINISHED'): Promise<Registrant> {
+export async function registerPending(
+  code: string,
+  person: Partial<Registrant> & { newsletter?: boolean } = {},
+  outcome: 'FORM_FINISHED' | 'PENDING_REVIEW' = 'FORM_FINISHED',
+): Promise<Registrant> {
   const registrant: Registrant = {
     email: person.email ?? uniqueEmail('registrant'),
     firstName: person.firstName ?? 'Zoë',
@@ -150,7 +154,7 @@ export async function registerPending(code: string, person: Partial<Registrant> 
         firstName: registrant.firstName,
         lastName: registrant.lastName,
         country: 'DE',
-        newsletter: false,
+        newsletter: person.newsletter ?? false,
         termsAccepted: true,
         termsPkString: de.termsPkString,
         dataPolicyPkString: de.dataPolicyPkString,

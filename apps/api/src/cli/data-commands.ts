@@ -25,7 +25,7 @@ export function addDataCommands(program: Command): void {
       });
       console.log(
         `deleted ${report.sentEmails} sent and ${report.failedEmails} failed emails, ${report.funnelEvents} funnel events, ` +
-          `${report.consentRecords} consent records, ${report.adminSessions} admin sessions, ${report.expiredRegistrations} expired registrations, ${report.lobbyLinks} expired lobby links, ${report.declines} declines past their cool-down`,
+          `${report.consentRecords} consent records, ${report.adminSessions} admin sessions, ${report.expiredRegistrations} expired registrations, ${report.lobbyLinks} expired lobby links, ${report.declines} declines past their cool-down, ${report.dataLinks} expired data links`,
       );
     });
 

@@ -248,6 +248,30 @@ interface LobbyLinksTable {
   expires_at: Timestamp;
 }
 
+/** A "manage my data" link (issue 24 §2, ADR 066): only the reference's hash, the address it opens, its expiry. */
+interface DataLinksTable {
+  reference_hash: string;
+  email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export type PrivacyRequestKind = 'erase-member' | 'other';
+
+/** A privacy request that needs a person (ADR 066): due one month after it came in. */
+interface PrivacyRequestsTable {
+  id: string;
+  email: string;
+  subject: string;
+  kind: PrivacyRequestKind;
+  message: string | null;
+  language: string;
+  received_at: Timestamp;
+  due_at: Timestamp;
+  done_at: Timestamp | null;
+  done_by_admin_id: string | null;
+}
+
 /** A batch released from the waiting list (ADR 047): written in chunks, `invited` is its progress. */
 interface WaitlistReleasesTable {
   id: string;
@@ -443,6 +467,8 @@ export interface Database {
   members: MembersTable;
   waitlist_entries: WaitlistEntriesTable;
   lobby_links: LobbyLinksTable;
+  data_links: DataLinksTable;
+  privacy_requests: PrivacyRequestsTable;
   membership_applications: MembershipApplicationsTable;
   member_preferences: MemberPreferencesTable;
   member_social_identities: MemberSocialIdentitiesTable;

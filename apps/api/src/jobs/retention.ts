@@ -39,6 +39,8 @@ export interface PruneReport {
   adminSessions: number;
   expiredRegistrations: number;
   lobbyLinks: number;
+  /** "Manage my data" links past their expiry (ADR 066). */
+  dataLinks: number;
 }
 
 /** Deletes every row past its retention period; returns how many of each kind. */
@@ -81,6 +83,8 @@ export async function pruneExpiredData(db: Db, now: Date = new Date(), policy: R
     .where((eb) => eb.not(eb.exists(eb.selectFrom('registration_codes as rc').select('rc.id').whereRef('rc.inviter_member_id', '=', 'members.id'))))
     .executeTakeFirst();
   const lobbyLinks = await db.deleteFrom('lobby_links').where('expires_at', '<', now.toISOString()).executeTakeFirst();
+  // "Manage my data" links past their 7 days open nothing (ADR 066).
+  const dataLinks = await db.deleteFrom('data_links').where('expires_at', '<', now.toISOString()).executeTakeFirst();
   return {
     sentEmails: count(sentEmails),
     failedEmails: count(failedEmails),
@@ -89,6 +93,7 @@ export async function pruneExpiredData(db: Db, now: Date = new Date(), policy: R
     adminSessions: count(adminSessions),
     expiredRegistrations: count(expiredRegistrations),
     lobbyLinks: count(lobbyLinks),
+    dataLinks: count(dataLinks),
   };
 }
 

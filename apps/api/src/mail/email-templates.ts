@@ -13,17 +13,19 @@ import type { z } from 'zod';
 import type { EmailOutboxRow } from '../db/schema.ts';
 import { signValidityTimestamp } from '../domain/registration-link.ts';
 import type { RenderedEmail } from './intl.ts';
-import { activationUrl, invitationUrl, lobbyUrl, statusUrl, waitlistLeaveUrl } from './links.ts';
+import { activationUrl, dataUrl, invitationUrl, lobbyUrl, statusUrl, waitlistLeaveUrl } from './links.ts';
 import { OUTBOX_PAYLOADS, unsealFromOutbox } from './outbox.ts';
 import type { EmailPayload, EmailTemplate } from './outbox.ts';
 import { renderActivationEmail } from './templates/activation-email.tsx';
 import { renderApplicationDeclinedEmail } from './templates/application-declined-email.tsx';
 import { renderApplicationReceivedEmail } from './templates/application-received-email.tsx';
+import { renderDataLinkEmail } from './templates/data-link-email.tsx';
 import { renderInvitationEmail } from './templates/invitation-email.tsx';
 import { renderLobbyEmail } from './templates/lobby-email.tsx';
 import { renderPrivateLinkEmail } from './templates/private-link-email.tsx';
 import { renderWaitlistJoinedEmail } from './templates/waitlist-joined-email.tsx';
 import { renderWelcomeEmail } from './templates/welcome-email.tsx';
+import { withFooterLinks } from './templates/layout.tsx';
 
 /** What an email's link is built from besides its payload. */
 interface EmailLinkContext {
@@ -117,6 +119,11 @@ const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T
     url: (payload, { publicUrl, secret, locale }) => waitlistLeaveUrl(publicUrl, locale, unsealFromOutbox(payload.sealedLeaveReference, secret)),
     render: (payload, frame, url, context) => renderWaitlistJoinedEmail({ ...frame, leaveUrl: linked(url), statusUrl: statusLink(payload, context) }),
   },
+  'data-link': {
+    payload: OUTBOX_PAYLOADS['data-link'],
+    url: (payload, { publicUrl, secret, locale }) => dataUrl(publicUrl, locale, unsealFromOutbox(payload.sealedReference, secret)),
+    render: (payload, frame, url) => renderDataLinkEmail({ ...frame, dataUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
+  },
   welcome: {
     payload: OUTBOX_PAYLOADS.welcome,
     url: () => null,
@@ -130,12 +137,23 @@ const isEmailTemplate = (template: string): template is EmailTemplate => Object.
 /** The email an outbox row stands for, in its language (English for a language no longer offered). */
 export async function renderOutboxEmail(
   row: Pick<EmailOutboxRow, 'template' | 'locale' | 'payload'>,
-  env: { publicUrl: string; secret: string; company?: Company },
+  env: {
+    publicUrl: string;
+    secret: string;
+    company?: Company;
+    /** Makes the recipient's "manage my data" reference (ADR 066), once the payload is known to be good. */
+    dataReference?: (() => Promise<string>) | undefined;
+  },
 ): Promise<RenderedEmail> {
   if (!isEmailTemplate(row.template)) throw new Error(`unknown email template ${row.template}`);
   const entry: EmailTemplateEntry<unknown> = EMAIL_TEMPLATES[row.template];
   const locale = isLocale(row.locale) ? row.locale : 'en';
   const payload = entry.payload.parse(JSON.parse(row.payload));
   const context = { publicUrl: env.publicUrl, secret: env.secret, locale };
-  return entry.render(payload, { locale, company: env.company ?? COMPANY }, entry.url(payload, context), context);
+  // The footer's "manage my data" link (issue 24 §2, ADR 066), for the door's emails to people without an account.
+  const manageDataUrl = env.dataReference ? dataUrl(env.publicUrl, locale, await env.dataReference()) : null;
+  return withFooterLinks({ manageDataUrl }, () => entry.render(payload, { locale, company: env.company ?? COMPANY }, entry.url(payload, context), context));
 }
+
+/** The door's emails to people without an account (applicants, waitlisters, pending invitees): their footer links to their data (ADR 066). */
+export const MANAGE_DATA_TEMPLATES: ReadonlySet<string> = new Set<EmailTemplate>(['activation', 'lobby', 'application-received', 'application-declined', 'waitlist-joined', 'invitation']);

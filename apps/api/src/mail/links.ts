@@ -35,3 +35,8 @@ export function waitlistLeaveUrl(publicUrl: string, locale: string, reference: s
 export function statusUrl(publicUrl: string, locale: string, reference: string): string {
   return siteUrl(publicUrl, localeOrEnglish(locale), '/status', { ref: reference });
 }
+
+/** The "manage my data" page of `reference` (issue 24 §2, ADR 066): see, download, delete, withdraw newsletter consent. */
+export function dataUrl(publicUrl: string, locale: string, reference: string): string {
+  return siteUrl(publicUrl, localeOrEnglish(locale), '/my-data', { ref: reference });
+}

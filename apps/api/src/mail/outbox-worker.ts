@@ -26,7 +26,8 @@ import type { EmailOutboxRow } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { companyFromEnv } from './company.ts';
 import type { CompanySettings } from './company.ts';
-import { renderOutboxEmail } from './email-templates.ts';
+import { MANAGE_DATA_TEMPLATES, renderOutboxEmail } from './email-templates.ts';
+import { createDataLink } from '../domain/data-links.ts';
 import type { OutboxSignal } from './outbox-signal.ts';
 import type { MailTransport } from './transport.ts';
 
@@ -358,7 +359,9 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
   async #deliver(row: EmailOutboxRow, claimedUntil: string): Promise<'sent' | 'retried' | 'failed'> {
     const { db, logger, transport, env } = this.#options;
     const sending = (async () => {
-      const rendered = await renderOutboxEmail(row, { publicUrl: env.PUBLIC_URL, secret: env.APP_SECRET, company: companyFromEnv(env) });
+      // The footer's "manage my data" link (ADR 066): a fresh one for each email of the door to a person without an account.
+      const dataReference = MANAGE_DATA_TEMPLATES.has(row.template) ? async () => (await createDataLink(db, row.recipient, this.#now())).reference : undefined;
+      const rendered = await renderOutboxEmail(row, { publicUrl: env.PUBLIC_URL, secret: env.APP_SECRET, company: companyFromEnv(env), dataReference });
       await transport.send({ outboxId: row.id, to: row.recipient, from: env.MAIL_FROM, ...rendered });
     })();
     const lockedUntil = await this.#heartbeat(row.id, claimedUntil, sending);

@@ -64,6 +64,11 @@ export const OUTBOX_PAYLOADS = {
     lobbyExpiresAt: isoTime,
   }),
   /**
+   * The "manage my data" email (issue 24 §2, ADR 066), asked for on the public form: the sealed
+   * reference of the data link (data_links keeps its hash) and when it stops working.
+   */
+  'data-link': z.object({ sealedReference: z.string(), expiresAt: isoTime }),
+  /**
    * The welcome email after activation (ADR 058): the voucher exactly as the welcome page shows it.
    * Its code is not sealed: welcome_vouchers holds it in clear, and it buys a first-order discount
    * for this member only, not an account.

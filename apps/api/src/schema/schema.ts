@@ -15,6 +15,7 @@ import './country.ts';
 import './funnel.ts';
 import './member.ts';
 import './membership-interest.ts';
+import './own-data.ts';
 import './proof-of-work.ts';
 import './registration.ts';
 import './registration-code.ts';

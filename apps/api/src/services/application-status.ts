@@ -19,6 +19,7 @@ import type { Database, StatusKind } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { REFERENCE_PATTERN, hashToken, randomReference } from '../lib/tokens.ts';
 import { sealForOutbox } from '../mail/outbox.ts';
+import { createDataLink } from '../domain/data-links.ts';
 
 const DAY_MS = 86_400_000;
 /** The window the pace is measured over. */
@@ -180,4 +181,18 @@ export async function withdrawByStatus(deps: { db: Db; logger?: Logger }, refere
   });
   deps.logger?.info({ outcome }, 'status link: withdraw');
   return outcome;
+}
+
+/**
+ * Mutation.dataLinkFromStatus (issue 24 §2, ADR 066): a "manage my data" link for the address of
+ * an application's or a waiting-list entry's status link; null for an unknown one or a decline
+ * (whose address is kept only hashed).
+ */
+export async function dataLinkFromStatus(db: Db, reference: string, now: Date): Promise<string | null> {
+  const found = await findReference(db, reference);
+  if (!found || found.kind === 'decline') return null;
+  const table = found.kind === 'application' ? 'membership_applications' : 'waitlist_entries';
+  const row = await db.selectFrom(table).select('email').where('id', '=', found.targetId).executeTakeFirst();
+  if (!row) return null;
+  return (await createDataLink(db, row.email, now)).reference;
 }

@@ -71,17 +71,18 @@ function payloadWithoutSecrets(payload: string): Record<string, unknown> {
   }
 }
 
-export async function exportPersonalData(
-  deps: PrivacyDeps,
-  actor: AuditActor,
-  input: { email: string },
-): Promise<Result<{ fileName: string; document: string }>> {
-  const address = normalizedAddress(input.email);
-  if (!address.ok) return address;
-  const email = address.value;
+/**
+ * Everything held about one normalized address, as the export's document, and the counts its
+ * audit entry records; null when nothing is held. Writes nothing: the person's own data page
+ * shows it (issue 24 §2, ADR 066) and only a download is audited.
+ */
+export async function collectPersonalData(
+  deps: Pick<PrivacyDeps, 'db' | 'secret' | 'now'>,
+  email: string,
+): Promise<{ document: Record<string, unknown>; reference: string; counts: Record<string, number> } | null> {
   const { db } = deps;
   const record = await recordOf(deps, email);
-  if (!record) return fail(NOTHING_FOUND);
+  if (!record) return null;
   const memberId = record.registration?.id ?? null;
   const [held, emails, ownCodes, voucher, preferences, identities] = await Promise.all([
     db
@@ -160,20 +161,22 @@ export async function exportPersonalData(
       'so they cannot be found by address. Activation links are stored only as hashes and are not part of the export.',
     keptAfterDeletion: KEPT_AFTER_DELETION,
   };
-  await db.transaction().execute((trx) =>
-    recordAudit(
-      trx,
-      actor,
-      {
-        action: 'privacy.exported',
-        target: record.reference,
-        details: { counts: countsOf(record, emails.length, ownCodes.length) },
-      },
-      deps.now,
-    ),
-  );
-  const stamp = exportedAt.slice(0, 19).replaceAll(':', '-');
-  return ok({ fileName: `personal-data-${record.reference.slice('subject:'.length, 'subject:'.length + 8)}-${stamp}.json`, document: JSON.stringify(document, null, 2) });
+  return { document, reference: record.reference, counts: countsOf(record, emails.length, ownCodes.length) };
+}
+
+export async function exportPersonalData(
+  deps: PrivacyDeps,
+  actor: AuditActor,
+  input: { email: string },
+): Promise<Result<{ fileName: string; document: string }>> {
+  const address = normalizedAddress(input.email);
+  if (!address.ok) return address;
+  const collected = await collectPersonalData(deps, address.value);
+  if (!collected) return fail(NOTHING_FOUND);
+  const { document, reference, counts } = collected;
+  await deps.db.transaction().execute((trx) => recordAudit(trx, actor, { action: 'privacy.exported', target: reference, details: { counts } }, deps.now));
+  const stamp = deps.now.toISOString().slice(0, 19).replaceAll(':', '-');
+  return ok({ fileName: `personal-data-${reference.slice('subject:'.length, 'subject:'.length + 8)}-${stamp}.json`, document: JSON.stringify(document, null, 2) });
 }
 
 function countsOf(record: NonNullable<Awaited<ReturnType<typeof recordOf>>>, emails: number, ownCodes: number): Record<string, number> {
@@ -282,6 +285,8 @@ export async function erasePersonalData(deps: PrivacyDeps, actor: AuditActor, in
     await trx.deleteFrom('membership_applications').where('email', '=', email).execute();
     await trx.deleteFrom('email_outbox').where('recipient', '=', email).execute();
     await trx.deleteFrom('lobby_links').where('email', '=', email).execute();
+    // Its "manage my data" links (ADR 066) go too: nothing is left for them to show.
+    await trx.deleteFrom('data_links').where('email', '=', email).execute();
     if (Object.values(removed).every((n) => n === 0)) return fail(NOTHING_FOUND);
     const erasureId = randomUUID();
     await trx

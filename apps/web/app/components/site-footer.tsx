@@ -64,6 +64,7 @@ export function SiteFooter() {
               </li>
             )}
             <li><External href={EXTERNAL_LINKS.privacy}>{t('footer.privacy')}</External></li>
+            <li><Link className="hover:underline underline-offset-4" to={path('/my-data')}>{t('footer.myData')}</Link></li>
             <li><External href={EXTERNAL_LINKS.terms}>{t('footer.terms')}</External></li>
             <li><External href={EXTERNAL_LINKS.imprint}>{t('footer.imprint')}</External></li>
           </ul>

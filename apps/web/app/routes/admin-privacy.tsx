@@ -11,7 +11,8 @@ import { requireAdmin } from '../lib/admin/admin.server.ts';
 import { callApi } from '../lib/api/api.server.ts';
 import { useSubmitting } from '../lib/forms/forms.ts';
 import { pageMeta } from '../lib/page/meta.ts';
-import { memberLookup, personalDataErase, personalDataExport } from '../lib/admin/admin-members-operations.ts';
+import { markPrivacyRequestDone, memberLookup, personalDataErase, personalDataExport, privacyRequests } from '../lib/admin/admin-members-operations.ts';
+import { PrivacyRequests } from '../components/privacy-requests.tsx';
 import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
 import { parseWithZod } from '../lib/forms/submission.server.ts';
 import { useT } from '../lib/page/use-root.ts';
@@ -22,8 +23,11 @@ import { useT } from '../lib/page/use-root.ts';
  * privacy.manage (owner, privacy). The address is posted, never in the URL.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const { email, session } = await requireAdmin(args);
-  return { email, permissions: session.permissions, allowed: session.permissions.includes('privacy.manage') };
+  const { email, session, token } = await requireAdmin(args);
+  const allowed = session.permissions.includes('privacy.manage');
+  // The requests that need a person, with their legal deadline (issue 24 §2, ADR 066).
+  const requests = allowed ? await callApi(privacyRequests, {}, { ...args, token }) : null;
+  return { email, permissions: session.permissions, allowed, requests: requests?.ok ? requests.data.privacyRequests : [], now: Date.now() };
 }
 
 const REMOVED_KINDS = ['registrations', 'heldRegistrations', 'waitingList', 'applications', 'consentRecords', 'activationLinks', 'emails'] as const;
@@ -32,6 +36,10 @@ export async function action(args: Route.ActionArgs) {
   const { token } = await requireAdmin(args);
   const formData = await args.request.formData();
   const intent = formData.get('intent');
+  if (intent === 'request-done') {
+    const done = await callApi(markPrivacyRequestDone, { id: String(formData.get('requestId') ?? '') }, { ...args, token });
+    return { result: undefined, download: null, erasure: null, confirmErase: null, notice: done.ok ? null : apiFailureMessage(done.error) };
+  }
   const submission = parseWithZod(formData, { schema: memberLookupForm });
   const none = { download: null, erasure: null, confirmErase: null, notice: null as Notice | null };
   if (submission.status !== 'success') return { ...none, result: submission.reply() };
@@ -125,6 +133,7 @@ export default function AdminPrivacy({ loaderData, actionData }: Route.Component
               <CopyButton value={actionData.erasure.reference} label="admin.members.copyReference" className="btn-primary" />
             </section>
           )}
+          <PrivacyRequests requests={loaderData.requests} now={loaderData.now} />
           <section aria-labelledby="kept-title" className="mt-12 max-w-3xl text-paper">
             <h2 id="kept-title" className="font-display text-2xl">{t('admin.privacy.keptTitle')}</h2>
             <p className="mt-3 text-paper/80">{t('admin.privacy.keptText')}</p>

@@ -1,9 +1,11 @@
-import { Form } from 'react-router';
+import { Form, redirect } from 'react-router';
 import { useIntl } from 'react-intl';
 import type { Route } from './+types/application-status';
 import { MessageScreen } from '../components/message-screen.tsx';
 import { callApi } from '../lib/api/api.server.ts';
-import { getApplicationStatus, withdrawByStatus } from '../lib/api/operations.ts';
+import { dataLinkFromStatus, getApplicationStatus, withdrawByStatus } from '../lib/api/operations.ts';
+import { localeContext } from '../lib/page/context.ts';
+import { localizedPath } from '../lib/i18n/i18n.ts';
 import { pageMeta } from '../lib/page/meta.ts';
 import { apiFailureMessage } from '../lib/registration/registration-code.server.ts';
 import { useLocalPath, useT } from '../lib/page/use-root.ts';
@@ -29,8 +31,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const reference = String((await request.formData()).get('reference') ?? '');
+  const formData = await request.formData();
+  const reference = String(formData.get('reference') ?? '');
   if (!REFERENCE.test(reference)) return { outcome: 'NOT_FOUND' as const, notice: null };
+  if (formData.get('intent') === 'my-data') {
+    // The way to the person's data (issue 24 §2, ADR 066): a fresh data link, to a fixed path of this site.
+    const link = await callApi(dataLinkFromStatus, { reference }, { request, context });
+    if (!link.ok) return { outcome: null, notice: apiFailureMessage(link.error) };
+    const next = link.data.dataLinkFromStatus.reference;
+    if (!next) return { outcome: 'NOT_FOUND' as const, notice: null };
+    throw redirect(`${localizedPath(context.get(localeContext).prefix, '/my-data')}?ref=${next}`);
+  }
   const result = await callApi(withdrawByStatus, { reference }, { request, context });
   if (!result.ok) return { outcome: null, notice: apiFailureMessage(result.error) };
   return { outcome: result.data.withdrawByStatus.outcome, notice: null };
@@ -70,6 +81,12 @@ export default function ApplicationStatus({ loaderData, actionData }: Route.Comp
       <StandingDetails standing={standing} />
       {notice && <p role="alert" className="mt-6 border-l-2 border-alert pl-4">{t(notice.id, notice.values)}</p>}
       {standing.canWithdraw && <Withdraw reference={reference} state={standing.state} />}
+      {standing.state !== 'DECLINED' && (
+        <Form method="post" className="mt-6 max-w-prose">
+          <input type="hidden" name="reference" value={reference} />
+          <button type="submit" name="intent" value="my-data" className="link">{t('status.myData')}</button>
+        </Form>
+      )}
     </MessageScreen>
   );
 }

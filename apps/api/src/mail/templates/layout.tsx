@@ -16,6 +16,7 @@ import { Preview } from '@react-email/preview';
 import { render } from '@react-email/render';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Fragment } from 'react';
 import type { Locale } from '@velvet/i18n/locales';
 import { COMPANY, SHOP_LINKS } from '@velvet/validation/shop';
@@ -55,6 +56,19 @@ interface EmailVoucher {
   conditions: string[];
   codeLabel: string;
   code: string;
+}
+
+/** Links of the footer that depend on the recipient, not on the email (ADR 066): set by the outbox for one rendering. */
+interface FooterLinks {
+  /** "Manage my data" (issue 24 §2): the recipient's data page, for the door's emails to people without an account. */
+  manageDataUrl: string | null;
+}
+
+const footerLinks = new AsyncLocalStorage<FooterLinks>();
+
+/** Renders the email(s) of `render` with the recipient's footer links. */
+export function withFooterLinks<T>(links: FooterLinks, render: () => Promise<T>): Promise<T> {
+  return footerLinks.run(links, render);
 }
 
 export interface EmailFrameProps {
@@ -99,7 +113,7 @@ function VoucherFrame({ voucher }: { voucher: EmailVoucher }) {
   );
 }
 
-function EmailFrame({ locale, texts, actionUrl, company }: EmailFrameProps) {
+function EmailFrame({ locale, texts, actionUrl, company, manageDataUrl }: EmailFrameProps & { manageDataUrl: string | null }) {
   const t = emailTranslator(locale);
   return (
     <Html lang={locale} dir="ltr">
@@ -169,6 +183,14 @@ function EmailFrame({ locale, texts, actionUrl, company }: EmailFrameProps) {
             <Link href={SHOP_LINKS.privacy} style={styles.footerLink}>
               {t('footer.privacy')}
             </Link>
+            {manageDataUrl && (
+              <>
+                {' · '}
+                <Link href={manageDataUrl} style={styles.footerLink}>
+                  {t('email.footer.manageData')}
+                </Link>
+              </>
+            )}
           </Text>
         </Container>
       </Body>
@@ -190,7 +212,8 @@ const voucherText = (voucher: EmailVoucher, locale: Locale) =>
 export async function renderEmail(props: EmailFrameProps): Promise<RenderedEmail> {
   const { texts, actionUrl, locale } = props;
   const t = emailTranslator(locale);
-  const html = await render(<EmailFrame {...props} />);
+  const manageDataUrl = footerLinks.getStore()?.manageDataUrl ?? null;
+  const html = await render(<EmailFrame {...props} manageDataUrl={manageDataUrl} />);
   const text = [
     texts.greeting,
     texts.intro,
@@ -202,7 +225,11 @@ export async function renderEmail(props: EmailFrameProps): Promise<RenderedEmail
     ...(texts.asides ?? []).map((aside) => `${aside.text}\n${aside.url}`),
     '--',
     `${texts.tagline}\n${texts.reason}`,
-    [...imprintLines(locale, props.company ?? COMPANY), `${t('footer.imprint')}${labelColon(locale)} ${SHOP_LINKS.imprint}`].join('\n'),
+    [
+      ...imprintLines(locale, props.company ?? COMPANY),
+      `${t('footer.imprint')}${labelColon(locale)} ${SHOP_LINKS.imprint}`,
+      ...(manageDataUrl ? [`${t('email.footer.manageData')}${labelColon(locale)} ${manageDataUrl}`] : []),
+    ].join('\n'),
   ].join('\n\n');
   return { subject: texts.subject, html, text: `${text}\n` };
 }

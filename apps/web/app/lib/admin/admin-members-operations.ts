@@ -43,3 +43,14 @@ export const personalDataErase = operation(
   personalDataErase(email: $email) { erasure { erasureId reference erasedAt removed keptConsentProofs anonymisedInviter } userErrors { code field messageId } }
 }`),
 );
+
+/** Privacy requests that need a person, with their legal deadline (issue 24 §2, ADR 066). */
+export const privacyRequests = operation(
+  'privacyRequests',
+  graphql(`query privacyRequests { privacyRequests { id email kind message language receivedAt dueAt doneAt } }`),
+);
+
+export const markPrivacyRequestDone = operation(
+  'markPrivacyRequestDone',
+  graphql(`mutation markPrivacyRequestDone($id: String!) { markPrivacyRequestDone(id: $id) }`),
+);

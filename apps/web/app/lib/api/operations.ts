@@ -259,3 +259,38 @@ export type WelcomeVoucher = NonNullable<DataOf<typeof activateAccount>['activat
 export type RegistrationStatus = NonNullable<DataOf<typeof registrationStatusSubscription>['registrationStatus']>;
 export type CompleteSocialRegistrationInput = InputOf<typeof completeSocialRegistration>['input'];
 export type AdminSession = NonNullable<DataOf<typeof getAdminSession>['adminSession']>;
+
+/** Pre-members' own data (issue 24 §2, ADR 066): the form, the page behind the link, and the status page's way there. */
+export const requestDataLink = operation(
+  'requestDataLink',
+  graphql(`mutation requestDataLink($email: String!, $language: String, $proofOfWork: String, $message: String) {
+  requestDataLink(email: $email, language: $language, proofOfWork: $proofOfWork, message: $message) { sent userErrors { code field messageId } }
+}`),
+);
+
+export const ownData = operation(
+  'ownData',
+  graphql(`query ownData($reference: String!) {
+  ownData(reference: $reference) { state email document newsletter activeMember linkExpiresAt openRequestReceivedAt openRequestDueAt }
+}`),
+);
+
+export const ownDataExport = operation(
+  'ownDataExport',
+  graphql(`mutation ownDataExport($reference: String!) { ownDataExport(reference: $reference) { fileName document } }`),
+);
+
+export const eraseOwnData = operation(
+  'eraseOwnData',
+  graphql(`mutation eraseOwnData($reference: String!, $language: String) { eraseOwnData(reference: $reference, language: $language) { outcome } }`),
+);
+
+export const withdrawOwnNewsletter = operation(
+  'withdrawOwnNewsletter',
+  graphql(`mutation withdrawOwnNewsletter($reference: String!) { withdrawOwnNewsletter(reference: $reference) { outcome } }`),
+);
+
+export const dataLinkFromStatus = operation(
+  'dataLinkFromStatus',
+  graphql(`mutation dataLinkFromStatus($reference: String!) { dataLinkFromStatus(reference: $reference) { reference } }`),
+);
