@@ -27,6 +27,7 @@ import { fail, ok } from '../lib/result.ts';
 import type { Result } from '../lib/result.ts';
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
 import { issueStatusReference, moveStatusReferences } from './application-status.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 
 const DAY_MS = 86_400_000;
 /** How long the decline email's "join the waiting list" link works. */
@@ -183,6 +184,11 @@ export async function declineApplicants(deps: DecisionDeps, actor: AuditActor, r
             lobbyExpiresAt: lobbyExpiresAt.toISOString(),
           },
         },
+        now,
+      );
+      await enqueueWebhookEvent(
+        trx,
+        { type: 'application.decided', data: { applicationId: id, decision: 'declined', reasonId: reason.id, country: row.country, language: row.language } },
         now,
       );
       await recordAudit(

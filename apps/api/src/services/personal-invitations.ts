@@ -22,6 +22,7 @@ import type { Result } from '../lib/result.ts';
 import { enqueueEmail } from '../mail/outbox.ts';
 import type { InvitationEmailPayload } from '../mail/outbox.ts';
 import { INVITER_EMAIL_DOMAIN, generateRegistrationCode } from './create-registration-code.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 
 export const PERSONAL_CODE_VALIDITY_DAYS = 30;
 const PERSONAL_CODE_BALANCE = 1;
@@ -186,11 +187,16 @@ export async function selectApplication(
   now: Date,
 ): Promise<{ ok: true; invitation: IssuedInvitation } | { ok: false; reason: EntryRefusal }> {
   if (!(await lockRow(trx, 'membership_applications', id))) return { ok: false, reason: 'not-found' };
-  const row = await trx.selectFrom('membership_applications').select(['email', 'language', 'selected_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await trx.selectFrom('membership_applications').select(['email', 'language', 'country', 'selected_at']).where('id', '=', id).executeTakeFirstOrThrow();
   if (row.selected_at !== null) return { ok: false, reason: 'already-invited' };
   if (await isActiveMember(trx, row.email)) return { ok: false, reason: 'member' };
   const invitation = await issuePersonalInvitation(trx, { inviterId, email: row.email, language: languageOf(row.language), reason: 'interest' }, now);
   await trx.updateTable('membership_applications').set({ selected_at: now.toISOString(), registration_code_id: invitation.codeId }).where('id', '=', id).execute();
+  await enqueueWebhookEvent(
+    trx,
+    { type: 'application.decided', data: { applicationId: id, decision: 'approved', reasonId: null, country: row.country, language: row.language } },
+    now,
+  );
   return { ok: true, invitation };
 }
 
