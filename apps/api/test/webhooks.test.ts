@@ -12,6 +12,7 @@ import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pruneDeliveredWebhooks } from '../src/jobs/retention.ts';
 import { createLogger } from '../src/logger.ts';
 import { renderOutboxEmail } from '../src/mail/email-templates.ts';
 import { refuseEndpointUrl } from '../src/webhooks/endpoints.ts';
@@ -297,6 +298,10 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     await run.runOnce();
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(receiver.received).toHaveLength(3);
+
+    // Kept a month after its last delivery (the console's history and replays), then pruned.
+    expect(await pruneDeliveredWebhooks(database.db, new Date('2026-12-20T10:59:00.000Z'))).toBe(0);
+    expect(await pruneDeliveredWebhooks(database.db, new Date('2026-12-20T11:01:00.000Z'))).toBe(1);
 
     const audit = await call<{ auditLog: { entries: { action: string; target: string; details: string }[] } }>(AUDIT, owner.token);
     // The log outlives the other tests' rows (append-only): this endpoint's entries.

@@ -436,8 +436,7 @@ interface PrivacyErasuresTable {
   kept: string;
 }
 
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'sending', 'delivered'] as const;
-export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+export type WebhookDeliveryStatus = 'pending' | 'sending' | 'delivered';
 
 /** An endpoint the owner configured (ADR 065). */
 interface WebhookEndpointsTable {

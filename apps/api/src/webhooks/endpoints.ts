@@ -248,6 +248,7 @@ export async function listDeliveries(db: Db, endpointId: string, first: number):
     lastAttemptAt: row.last_attempt_at,
     lastStatusCode: row.last_status_code,
     lastError: row.last_error,
+    // While it is being sent: when it is tried again should this attempt never finish.
     nextAttemptAt: row.status === 'delivered' ? null : row.next_attempt_at,
     deliveredAt: row.delivered_at,
   }));

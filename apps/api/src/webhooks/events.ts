@@ -11,7 +11,7 @@ import type { WebhookEventType } from '@velvet/validation/admin';
 import type { Database } from '../db/schema.ts';
 
 /** What each event type carries in `data`. */
-export interface WebhookEventData {
+interface WebhookEventData {
   'member.registered': { memberId: string; status: 'pending' | 'active'; code: string; country: string | null; language: string | null };
   'member.activated': { memberId: string; country: string | null; language: string | null };
   'waitlist.joined': { entryId: string; language: string };

@@ -1,7 +1,8 @@
 /**
  * Sends the webhook deliveries (issue 24 §4, ADR 065), as the email outbox sends its rows
  * (mail/outbox-worker.ts, ADR 006): a due row is claimed with a conditional UPDATE, so of several
- * workers exactly one wins it, and a crashed worker's claim expires after CLAIM_MS.
+ * workers exactly one wins it, and a crashed worker's claim expires after CLAIM_MS (a claim moves
+ * the row's next attempt to the claim's end, so one condition finds both).
  *
  * - Signed as the Standard Webhooks specification says, with its library: webhook-id (the
  *   delivery's id, the same on every attempt and replay), webhook-timestamp (the attempt's time),
@@ -15,6 +16,7 @@
  *   emailed through the outbox in the transaction that disables it; its deliveries wait, and go out
  *   in order when the owner switches it on again.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/connect.ts';
@@ -25,7 +27,7 @@ import type { OutboxSignal } from '../mail/outbox-signal.ts';
 import { unsealEndpointSecret } from './endpoints.ts';
 
 const CLAIM_MS = 60 * 1000;
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
 const BACKOFF_BASE_MS = 10 * 1000;
 const BACKOFF_MAX_MS = 60 * 60 * 1000;
 /** Continuous failure after which an endpoint is disabled. */
@@ -35,7 +37,7 @@ const CONCURRENCY = 4;
 const BATCH_SIZE = 20;
 
 /** Delay before attempt `attempts + 1`, given `attempts` failed ones; `random` in [0, 1) adds up to 20 %. */
-export function webhookBackoffMs(attempts: number, random: number = Math.random()): number {
+function webhookBackoffMs(attempts: number, random: number = Math.random()): number {
   return Math.round(Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS) * (1 + 0.2 * random));
 }
 
@@ -115,14 +117,10 @@ export class WebhookWorker {
       if (!this.#running) break;
       // A success may have made the next delivery of its key due.
       if (result.delivered > 0 || this.#dirty) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#options.pollIntervalMs ?? POLL_INTERVAL_MS);
-        timer.unref();
-        this.#wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      // Until the poll interval, or until woken (a signal, or stop()).
+      const nap = new AbortController();
+      this.#wake = () => nap.abort();
+      await sleep(this.#options.pollIntervalMs ?? POLL_INTERVAL_MS, undefined, { signal: nap.signal, ref: false }).catch(() => undefined);
       this.#wake = undefined;
     }
   }
@@ -148,12 +146,9 @@ export class WebhookWorker {
       .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
       .select('d.id')
       .where('e.enabled', '=', true)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('d.status', '=', 'pending'), eb('d.next_attempt_at', '<=', now)]),
-          eb.and([eb('d.status', '=', 'sending'), eb('d.locked_until', '<', now)]),
-        ]),
-      )
+      // Pending and due, or claimed by a worker whose claim ran out (a claim moves next_attempt_at to its end).
+      .where('d.status', '!=', 'delivered')
+      .where('d.next_attempt_at', '<=', now)
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
@@ -179,14 +174,10 @@ export class WebhookWorker {
     const { db } = this.#options;
     const updated = await db
       .updateTable('webhook_deliveries')
-      .set((eb) => ({ status: 'sending', locked_until: lockedUntil, attempts: eb('attempts', '+', 1), last_attempt_at: at }))
+      .set((eb) => ({ status: 'sending', locked_until: lockedUntil, next_attempt_at: lockedUntil, attempts: eb('attempts', '+', 1), last_attempt_at: at }))
       .where('id', '=', id)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', at)]),
-          eb.and([eb('status', '=', 'sending'), eb('locked_until', '<', at)]),
-        ]),
-      )
+      .where('status', '!=', 'delivered')
+      .where('next_attempt_at', '<=', at)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return null;
     const row = await db
