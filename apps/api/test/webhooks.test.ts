@@ -10,17 +10,20 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { signLobbyToken } from '@velvet/tokens/signed-token';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pruneDeliveredWebhooks } from '../src/jobs/retention.ts';
 import { createLogger } from '../src/logger.ts';
 import { renderOutboxEmail } from '../src/mail/email-templates.ts';
+import { rotateCode } from '../src/services/rotate-code.ts';
 import { refuseEndpointUrl } from '../src/webhooks/endpoints.ts';
 import { DISABLE_AFTER_MS, WebhookWorker } from '../src/webhooks/worker.ts';
 import { adminCalls } from './support/admin-calls.ts';
 import { ENGINES, engineApi } from './support/engines.ts';
 import { TEST_SECRET, testEnv } from './support/env.ts';
-import { uniqueEmail } from './support/registration.ts';
+import { insertCode } from './support/factories.ts';
+import { ACTIVATE, REGISTER, latestActivationId, uniqueEmail, validInput } from './support/registration.ts';
 
 const APPLY = 'mutation a($email: String!, $language: String, $country: String) { applyForMembership(email: $email, language: $language, country: $country) { accepted } }';
 const DECLINE = 'mutation d($ids: [String!]!, $reasonId: String!) { applicantsDecline(ids: $ids, reasonId: $reasonId) { declined } }';
@@ -31,6 +34,8 @@ const UPDATE =
 const ROTATE = 'mutation r($id: String!) { webhookSecretRotate(id: $id) { secret userErrors { code } } }';
 const REPLAY =
   'mutation p($endpointId: String!, $deliveryId: String, $failed: Boolean, $from: String, $to: String) { webhookReplay(endpointId: $endpointId, deliveryId: $deliveryId, failed: $failed, from: $from, to: $to) { count userErrors { code } } }';
+const JOIN = 'mutation j($token: String!, $language: String) { joinWaitlist(token: $token, language: $language) { outcome } }';
+const SELECT = 'mutation s($ids: [String!]!) { applicantsSelect(ids: $ids) { invited } }';
 const ENDPOINTS = '{ webhookEndpoints { id enabled disabledReason failingSince deliveries { id eventType status attempts lastStatusCode lastError nextAttemptAt } } }';
 const AUDIT = '{ auditLog(first: 50) { entries { action target details } } }';
 
@@ -311,6 +316,41 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(hooks.map((e) => e.action)).toEqual(['webhook.replayed', 'webhook.replayed', 'webhook.secret-rotated', 'webhook.replayed', 'webhook.created']);
     expect(hooks[3]).toMatchObject({ target: `webhook:${new URL(receiver.url).host}`, details: { endpointId, deliveryId: delivery!.id, count: 1 } });
     expect(JSON.stringify(hooks)).not.toContain('whsec_');
+  });
+
+  it('hears every step: registered, activated, joined the waiting list, applied, approved, code quarantined — ids, never addresses', async () => {
+    const { receiver, secret } = await setUp();
+    const operator = await signedIn('operator');
+    const code = await insertCode(database.db);
+    const member = validInput(code.code, { language: 'de' });
+    const registered = await call<{ register: { memberId: string } }>(REGISTER, null, { input: member });
+    const memberId = registered.data!.register.memberId;
+    await call(ACTIVATE, null, { activationId: await latestActivationId(database.db, member.email) });
+    const waiting = uniqueEmail('waiting');
+    await call(JOIN, null, { token: await signLobbyToken({ email: waiting }, TEST_SECRET, 3600, api.clock()), language: 'sv' });
+    const entryId = (await database.db.selectFrom('waitlist_entries').select('id').where('email', '=', waiting).executeTakeFirstOrThrow()).id;
+    const applicant = uniqueEmail('approved');
+    const applicationId = await apply(applicant, 'it', 'IT');
+    await call(SELECT, operator.token, { ids: [applicationId] });
+    expect((await rotateCode(database.db, code.code, api.clock())).ok).toBe(true);
+
+    const run = worker();
+    while ((await run.runOnce()).delivered > 0);
+    const events = receiver.received.map((r) => verify(r, secret));
+    // Other keys go out side by side; the member's two in their order.
+    expect(events.filter((e) => e.type.startsWith('member.')).map((e) => e.type)).toEqual(['member.registered', 'member.activated']);
+    const byType = (a: [string, unknown], b: [string, unknown]) => a[0].localeCompare(b[0]);
+    expect(events.map((e): [string, unknown] => [e.type, e.data]).sort(byType)).toEqual([
+      ['member.registered', { memberId, status: 'pending', code: code.code, country: 'DE', language: 'de' }],
+      ['member.activated', { memberId, country: 'DE', language: 'de' }],
+      ['waitlist.joined', { entryId, language: 'sv' }],
+      ['application.received', { applicationId, country: 'IT', language: 'it' }],
+      ['application.decided', { applicationId, decision: 'approved', reasonId: null, country: 'IT', language: 'it' }],
+      ['code.quarantined', { code: code.code }],
+    ].sort(byType));
+    const bodies = receiver.received.map((r) => r.body).join();
+    for (const address of [member.email, waiting, applicant]) expect(bodies).not.toContain(address);
+    expect(bodies).not.toContain(member.firstName);
   });
 
   it('writes nothing when nobody listens, and only for the types an endpoint chose', async () => {
