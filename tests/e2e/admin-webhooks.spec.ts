@@ -85,6 +85,8 @@ test.describe('as the owner in Berlin, on a desktop', () => {
       const secret = (await page.getByTestId('webhook-secret').textContent()) ?? '';
       expect(secret).toMatch(/^whsec_/);
       await expect(page.getByRole('heading', { name: text('de', 'admin.webhooks.secretOnce') })).toBeVisible();
+      // The form is empty again: a second click would not add the same endpoint twice.
+      await expect(form.getByLabel(text('de', 'admin.webhooks.url'))).toHaveValue('');
 
       const invitation = await createInvitation();
       await registerPending(invitation.code, { language: 'de' });
@@ -129,14 +131,30 @@ test.describe('as the owner in Berlin, on a desktop', () => {
 test.describe('as the owner in Warsaw, on a phone', () => {
   test.use({ locale: 'pl-PL', timezoneId: 'Europe/Warsaw', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test('refuses an address with a password in it, in Polish, and an operator sees no webhooks', async ({ page }, testInfo) => {
+  test('refuses an address with a password in it, adds and deletes one in Polish, and an operator sees no webhooks', async ({ page }, testInfo) => {
     await signInToConsole(page, 'pl', await newAdmin('owner'), '/admin/webhooks');
     const form = page.getByRole('region', { name: text('pl', 'admin.webhooks.new') });
     await form.getByLabel(text('pl', 'admin.webhooks.url')).fill('https://user:secret@crm.example/hooks');
     await form.getByRole('button', { name: text('pl', 'admin.webhooks.create') }).click();
     await expect(page.getByRole('alert')).toHaveText(text('pl', 'admin.webhooks.error.credentials'));
     expect(await axeViolations(page)).toEqual([]);
+
+    // A receiver on this machine (the quick start's rule, ADR 026) that hears only quarantines; nothing listens there.
+    const name = `Karty lojalnościowe ${randomUUID().slice(0, 8)}`;
+    await form.getByLabel(text('pl', 'admin.webhooks.url')).fill(`http://127.0.0.1:9/hooks/${randomUUID().slice(0, 8)}`);
+    await form.getByLabel(text('pl', 'admin.webhooks.description')).fill(name);
+    for (const type of ['member.registered', 'member.activated', 'waitlist.joined', 'application.received', 'application.decided']) {
+      await form.getByRole('checkbox', { name: new RegExp(`^${text('pl', `admin.webhooks.event.${type}`)}`) }).uncheck();
+    }
+    await form.getByRole('button', { name: text('pl', 'admin.webhooks.create') }).click();
+    await expect(page.getByTestId('webhook-secret')).toHaveText(/^whsec_/);
+    const endpoint = page.getByTestId('webhook-endpoint').filter({ has: page.getByRole('heading', { name }) });
+    await expect(endpoint).toContainText(text('pl', 'admin.webhooks.state.on'));
+    expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, testInfo, 'webhooks-pl-390');
+    await endpoint.getByRole('button', { name: text('pl', 'admin.webhooks.delete') }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: text('pl', 'admin.webhooks.deleteConfirm') }).click();
+    await expect(page.getByRole('heading', { name })).toHaveCount(0);
 
     await page.context().clearCookies();
     await signInToConsole(page, 'pl', await newAdmin('operator'), '/admin/webhooks');

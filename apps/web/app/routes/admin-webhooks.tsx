@@ -147,7 +147,8 @@ export default function AdminWebhooks({ loaderData, actionData }: Route.Componen
         <>
           {loaderData.endpoints.length === 0 && <p className="mt-10">{t('admin.webhooks.none')}</p>}
           {loaderData.endpoints.map((endpoint) => <EndpointSection key={endpoint.id} endpoint={endpoint} />)}
-          <NewEndpoint />
+          {/* A new key after each secret shown: the form starts empty again, so one click adds one endpoint. */}
+          <NewEndpoint key={actionData?.kind === 'secret' ? actionData.secret : 'new'} />
         </>
       )}
     </div>
