@@ -180,6 +180,10 @@ export async function updateEndpoint(deps: WebhookDeps, actor: AuditActor, input
       })
       .where('id', '=', input.id)
       .execute();
+    // Switched on again: what waited is due now, not at the end of its back-off.
+    if (switching && input.enabled) {
+      await trx.updateTable('webhook_deliveries').set({ next_attempt_at: at }).where('endpoint_id', '=', input.id).where('status', '=', 'pending').execute();
+    }
     await recordAudit(
       trx,
       actor,
