@@ -19,6 +19,7 @@ const PAGES: { path: string; nav: string; permission: AdminPermission | null }[]
   { path: '/admin/waitlist', nav: 'admin.waitlist.nav', permission: 'acquisition.read' },
   { path: '/admin/outbox', nav: 'admin.outbox.nav', permission: 'acquisition.read' },
   { path: '/admin/features', nav: 'admin.features.nav', permission: 'acquisition.read' },
+  { path: '/admin/webhooks', nav: 'admin.webhooks.nav', permission: 'webhooks.manage' },
   { path: '/admin/admins', nav: 'admin.nav.admins', permission: 'admins.manage' },
   { path: '/admin/members', nav: 'admin.members.nav', permission: 'members.support' },
   { path: '/admin/privacy', nav: 'admin.privacy.nav', permission: 'privacy.manage' },

@@ -26,6 +26,7 @@ import { seedAdminUser, seedDemoData } from './seed.ts';
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { OutboxWorker } from './mail/outbox-worker.ts';
+import { WebhookWorker } from './webhooks/worker.ts';
 import { createSharedOutboxSignal } from './mail/outbox-signal.ts';
 import type { SharedOutboxSignal } from './mail/outbox-signal.ts';
 import { createMailTransport } from './mail/transport.ts';
@@ -124,12 +125,22 @@ async function main(): Promise<void> {
     });
     worker.start();
     logger.info({ transport: transport.kind, signal: outboxSignal.store }, 'outbox worker started');
+    // Webhooks (ADR 065): woken by the outbox's signal, since the same transactions write both.
+    const webhooks = new WebhookWorker({
+      db: database.db,
+      secret: env.APP_SECRET,
+      logger: logger.child({ component: 'webhooks' }),
+      signal: outboxSignal,
+      ...(role === 'worker' && outboxSignal.store === 'memory' ? { pollIntervalMs: UNSIGNALLED_POLL_MS } : {}),
+    });
+    webhooks.start();
     const retention = startRetentionJob({ db: database.db, logger: logger.child({ component: 'retention' }) });
     const admission = startAdmissionJob({ db: database.db, secret: env.APP_SECRET, logger: logger.child({ component: 'admission' }), onEmailsQueued: () => outboxSignal.notify() });
     jobs = {
       worker,
       async stop() {
         await worker.stop();
+        await webhooks.stop();
         await retention.stop();
         await admission.stop();
         await transport.close();

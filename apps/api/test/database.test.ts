@@ -37,6 +37,7 @@ describe.each(ENGINES)('database on %s', (engine) => {
       // takes exactly those away.
       const createdBy: { created: string[]; restored?: string[] }[] = [
         { created: ['data_links', 'privacy_requests'] },
+        { created: ['webhook_deliveries', 'webhook_endpoints'] },
         { created: ['application_declines', 'application_settings', 'decline_reasons', 'status_references'] },
         { created: ['lobby_links'] },
         { created: [] }, // 0018-waitlist-leave-reference: a column and an index only
@@ -110,6 +111,8 @@ describe.each(ENGINES)('database on %s', (engine) => {
         'status_references',
         'waitlist_entries',
         'waitlist_releases',
+        'webhook_deliveries',
+        'webhook_endpoints',
         'welcome_vouchers',
       ]);
       if (engine === 'postgres') {

@@ -32,6 +32,7 @@ export const SCREENS = [
   { name: 'admin-waitlist', path: 'admin/waitlist', layout: 'admin', file: 'routes/admin-waitlist.tsx' },
   { name: 'admin-outbox', path: 'admin/outbox', layout: 'admin', file: 'routes/admin-outbox.tsx' },
   { name: 'admin-features', path: 'admin/features', layout: 'admin', file: 'routes/admin-features.tsx' },
+  { name: 'admin-webhooks', path: 'admin/webhooks', layout: 'admin', file: 'routes/admin-webhooks.tsx' },
   { name: 'error-404', path: 'error/404', layout: 'centered', file: 'routes/not-found.tsx' },
   { name: 'lobby', path: 'lobby', layout: 'centered', file: 'routes/lobby.tsx' },
   { name: 'waitlist-leave', path: 'waitlist/leave', layout: 'centered', file: 'routes/waitlist-leave.tsx' },

@@ -33,6 +33,12 @@ const TRANSLATED = LOCALES.filter((locale) => locale !== 'en');
 const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   // The same word in French.
   'admin.waitlist.admission': ['fr'],
+  // "Webhooks" is the technical term in these consoles too (issue 24 §4); "Status" and "Description" are the same words.
+  'admin.webhooks.nav': ['de', 'fr', 'nl', 'sv'],
+  'admin.webhooks.metaTitle': ['de', 'fr', 'nl', 'sv'],
+  'admin.webhooks.title': ['de', 'fr', 'nl', 'sv'],
+  'admin.webhooks.col.status': ['de', 'nl', 'pl', 'sv'],
+  'admin.webhooks.description': ['fr'],
   // The brand name is never translated.
   'brand.name': TRANSLATED,
   // Place names with no exonym in any of our languages.

@@ -68,6 +68,8 @@ export const ADMIN_PERMISSIONS = {
   'admins.manage': ['owner'],
   /** Write the decline reasons (seven languages) and set the cool-down before a declined applicant may apply again (issue 24 §1). */
   'decisions.configure': ['owner'],
+  /** Configure webhook endpoints, see their deliveries, replay them (issue 24 §4, ADR 065). */
+  'webhooks.manage': ['owner'],
 } as const satisfies Record<string, readonly AdminRole[]>;
 export type AdminPermission = keyof typeof ADMIN_PERMISSIONS;
 
@@ -145,7 +147,26 @@ export const AUDIT_ACTIONS = [
   'code.revoked',
   'code.rotated',
   'code.released',
+  'webhook.created',
+  'webhook.changed',
+  'webhook.secret-rotated',
+  'webhook.deleted',
+  'webhook.replayed',
 ] as const;
+
+/**
+ * What a webhook endpoint can hear (issue 24 §4, ADR 065): the types of the events the door
+ * sends, each with a small payload (apps/api/src/webhooks/events.ts).
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'member.registered',
+  'member.activated',
+  'waitlist.joined',
+  'application.received',
+  'application.decided',
+  'code.quarantined',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The owner's new-admin form: an address and one of the roles. */

@@ -53,6 +53,7 @@ const OTHER_CODES = {
   OUTBOX_NOT_FOUND: 'No such email in the outbox.',
   OUTBOX_NOT_RETRYABLE: 'The email was sent already, or is being sent right now: it is not sent again.',
   FEATURE_NOT_FOUND: 'No such feature in the features file.',
+  WEBHOOK_NOT_FOUND: 'No such webhook endpoint or delivery.',
 } as const;
 
 export type UserErrorCode = keyof typeof OTHER_CODES | BlockingCodeError | TokenErrorCode;

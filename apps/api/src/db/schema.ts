@@ -460,6 +460,44 @@ interface PrivacyErasuresTable {
   kept: string;
 }
 
+export type WebhookDeliveryStatus = 'pending' | 'sending' | 'delivered';
+
+/** An endpoint the owner configured (ADR 065). */
+interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  description: string;
+  /** JSON array of event types. */
+  event_types: string;
+  /** The `whsec_…` secret, sealed with a key of APP_SECRET. */
+  sealed_secret: string;
+  enabled: boolean;
+  disabled_reason: 'owner' | 'failing' | null;
+  disabled_at: Timestamp | null;
+  failing_since: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One event for one endpoint (ADR 065): the outbox of webhooks. */
+interface WebhookDeliveriesTable {
+  seq: ColumnType<number, never, never>;
+  id: string;
+  endpoint_id: string;
+  event_type: string;
+  ordering_key: string;
+  body: string;
+  status: WebhookDeliveryStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_attempt_at: Timestamp | null;
+  last_status_code: number | null;
+  last_error: 'timeout' | 'unreachable' | 'http' | null;
+  created_at: Timestamp;
+  delivered_at: Timestamp | null;
+}
+
 export interface Database {
   privacy_erasures: PrivacyErasuresTable;
   consent_records: ConsentRecordsTable;
@@ -497,6 +535,8 @@ export interface Database {
   application_settings: ApplicationSettingsTable;
   application_declines: ApplicationDeclinesTable;
   status_references: StatusReferencesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 /**
@@ -514,6 +554,7 @@ export const BOOLEAN_COLUMNS = [
   'require_second_factor',
   'single_use',
   'mail_domain_unverified',
+  'enabled',
 ] as const;
 
 export type NewMember = Insertable<MembersTable>;

@@ -19,6 +19,7 @@ import { enqueueEmail } from '../mail/outbox.ts';
 import { nearMissOf, readLeakEvidence, recordCodeSignal } from './code-signals.ts';
 import type { SignalSource } from './code-signals.ts';
 import { REGISTRATION_LINK_VALIDITY_DAYS } from './registration-link.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -57,9 +58,10 @@ export async function emailPrivateLink(trx: Kysely<Database>, pausedCodeId: stri
 async function quarantineCode(db: Db, codeId: string, now: Date): Promise<{ quarantined: boolean; outboxId: string | null }> {
   return db.transaction().execute(async (trx) => {
     if (!(await lockRow(trx, 'registration_codes', codeId))) return { quarantined: false, outboxId: null };
-    const row = await trx.selectFrom('registration_codes').select('quarantined_at').where('id', '=', codeId).executeTakeFirstOrThrow();
+    const row = await trx.selectFrom('registration_codes').select(['code', 'quarantined_at']).where('id', '=', codeId).executeTakeFirstOrThrow();
     if (row.quarantined_at) return { quarantined: false, outboxId: null };
     await trx.updateTable('registration_codes').set({ quarantined_at: now.toISOString() }).where('id', '=', codeId).execute();
+    await enqueueWebhookEvent(trx, { type: 'code.quarantined', data: { code: row.code } }, now);
     return { quarantined: true, outboxId: await emailPrivateLink(trx, codeId, codeId, now) };
   });
 }

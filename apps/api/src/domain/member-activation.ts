@@ -11,6 +11,7 @@ import { isLocale } from '@velvet/i18n/locales';
 import type { Database } from '../db/schema.ts';
 import { enqueueEmail } from '../mail/outbox.ts';
 import { generateVoucherCode } from './welcome-voucher.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 
 export interface IssuedWelcomeVoucher {
   percent: number;
@@ -113,6 +114,8 @@ export async function activatePendingMember(
     .where('superseded_at', 'is', null)
     .execute();
   await trx.updateTable('members').set({ status: 'active', activated_at: at }).where('id', '=', member.id).execute();
+  const { country, language } = await trx.selectFrom('members').select(['country', 'language']).where('id', '=', member.id).executeTakeFirstOrThrow();
+  await enqueueWebhookEvent(trx, { type: 'member.activated', data: { memberId: member.id, country, language } }, now);
   await spendInvitation(trx, member.registrationCodeId);
   return grantWelcomeVoucher(trx, member.id, member.customization, now);
 }

@@ -144,6 +144,17 @@ export async function pruneDeclines(db: Db, now: Date = new Date()): Promise<num
   });
 }
 
+/**
+ * Delivered webhooks (ADR 065): the console shows the recent ones and a replay needs the row, so a
+ * month is kept, as for sent emails; undelivered ones stay until they are delivered.
+ */
+const DELIVERED_WEBHOOK_RETENTION_DAYS = 30;
+
+export async function pruneDeliveredWebhooks(db: Db, now: Date = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - DELIVERED_WEBHOOK_RETENTION_DAYS * DAY_MS).toISOString();
+  return Number((await db.deleteFrom('webhook_deliveries').where('status', '=', 'delivered').where('delivered_at', '<', cutoff).executeTakeFirst()).numDeletedRows);
+}
+
 export interface RetentionJobOptions {
   db: Db;
   logger: { info(fields: object, message: string): void; error(fields: object, message: string): void };
@@ -170,6 +181,8 @@ export function startRetentionJob(options: RetentionJobOptions): { stop(): Promi
       if (erasureRecords > 0) options.logger.info({ erasureRecords }, 'retention: deletion records past three years deleted');
       const declines = await pruneDeclines(options.db, now);
       if (declines > 0) options.logger.info({ declines }, 'retention: declines past their cool-down and keep period deleted');
+      const deliveredWebhooks = await pruneDeliveredWebhooks(options.db, now);
+      if (deliveredWebhooks > 0) options.logger.info({ deliveredWebhooks }, 'retention: webhooks delivered over a month ago deleted');
     } catch (error) {
       options.logger.error({ err: error }, 'retention: pass failed');
     }

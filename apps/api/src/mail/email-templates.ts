@@ -24,6 +24,7 @@ import { renderInvitationEmail } from './templates/invitation-email.tsx';
 import { renderLobbyEmail } from './templates/lobby-email.tsx';
 import { renderPrivateLinkEmail } from './templates/private-link-email.tsx';
 import { renderWaitlistJoinedEmail } from './templates/waitlist-joined-email.tsx';
+import { renderWebhookDisabledEmail } from './templates/webhook-disabled-email.tsx';
 import { renderWelcomeEmail } from './templates/welcome-email.tsx';
 import { withFooterLinks } from './templates/layout.tsx';
 
@@ -123,6 +124,13 @@ const EMAIL_TEMPLATES: { [T in EmailTemplate]: EmailTemplateEntry<EmailPayload<T
     payload: OUTBOX_PAYLOADS['data-link'],
     url: (payload, { publicUrl, secret, locale }) => dataUrl(publicUrl, locale, unsealFromOutbox(payload.sealedReference, secret)),
     render: (payload, frame, url) => renderDataLinkEmail({ ...frame, dataUrl: linked(url), expiresAt: new Date(payload.expiresAt) }),
+  },
+  'webhook-disabled': {
+    payload: OUTBOX_PAYLOADS['webhook-disabled'],
+    // The console is not under a language segment (ADR 059).
+    url: (_payload, { publicUrl }) => `${publicUrl}/admin/webhooks`,
+    render: (payload, frame, url) =>
+      renderWebhookDisabledEmail({ ...frame, endpointHost: payload.endpointHost, description: payload.description, failingSince: new Date(payload.failingSince), consoleUrl: linked(url) }),
   },
   welcome: {
     payload: OUTBOX_PAYLOADS.welcome,

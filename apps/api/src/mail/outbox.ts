@@ -69,6 +69,11 @@ export const OUTBOX_PAYLOADS = {
    */
   'data-link': z.object({ sealedReference: z.string(), expiresAt: isoTime }),
   /**
+   * To an owner when a webhook endpoint failed for 24 hours and was switched off (issue 24 §4,
+   * ADR 065): its host and description, and since when it failed.
+   */
+  'webhook-disabled': z.object({ endpointHost: z.string(), description: z.string(), failingSince: isoTime }),
+  /**
    * The welcome email after activation (ADR 058): the voucher exactly as the welcome page shows it.
    * Its code is not sealed: welcome_vouchers holds it in clear, and it buys a first-order discount
    * for this member only, not an account.

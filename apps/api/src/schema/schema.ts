@@ -21,6 +21,7 @@ import './registration.ts';
 import './registration-code.ts';
 import './social-registration.ts';
 import './waitlist.ts';
+import './webhooks.ts';
 
 export const schema: GraphQLSchema = builder.toSchema();
 

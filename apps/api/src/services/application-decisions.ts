@@ -33,6 +33,7 @@ import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
 import { issueStatusReference, moveStatusReferences } from './application-status.ts';
 import { decodeCursor, encodeCursor } from './waitlist-admission.ts';
 import type { Page } from './waitlist-admission.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 
 const DAY_MS = 86_400_000;
 /** How long the decline email's "join the waiting list" link works. */
@@ -193,6 +194,11 @@ export async function declineApplicants(deps: DecisionDeps, actor: AuditActor, r
             lobbyExpiresAt: lobbyExpiresAt.toISOString(),
           },
         },
+        now,
+      );
+      await enqueueWebhookEvent(
+        trx,
+        { type: 'application.decided', data: { applicationId: id, decision: 'declined', reasonId: reason.id, country: row.country, language: row.language } },
         now,
       );
       await recordAudit(

@@ -23,6 +23,7 @@ import { enqueueEmail } from '../mail/outbox.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
 import { reapplyAfter } from './application-decisions.ts';
 import { issueStatusReference } from './application-status.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 
 export interface ApplyForMembershipResult {
   accepted: boolean;
@@ -96,6 +97,7 @@ export async function applyForMembership(
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
     const sealedStatusReference = await issueStatusReference(trx, 'application', id, deps.secret, now);
     await enqueueEmail(trx, { template: 'application-received', recipient: parsed.data, locale: language, payload: { sealedStatusReference } }, now);
+    await enqueueWebhookEvent(trx, { type: 'application.received', data: { applicationId: id, country: servedCountryOrNull(input.country), language } }, now);
     return true;
   });
   if (newApplication) deps.outboxSignal?.notify();

@@ -18,6 +18,7 @@ import { REFERENCE_PATTERN, hashToken, randomReference } from '../lib/tokens.ts'
 import { enqueueEmail, sealForOutbox } from '../mail/outbox.ts';
 import { dropStatusReferences, issueStatusReference } from './application-status.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 
 type JoinWaitlistOutcome = 'JOINED' | 'ALREADY_ON_LIST';
 
@@ -81,6 +82,7 @@ export async function joinWaitlist(
     const sealedLeaveReference = sealForOutbox(leaveReference, deps.secret);
     const sealedStatusReference = await issueStatusReference(trx, 'waitlist', id, deps.secret, now);
     await enqueueEmail(trx, { template: 'waitlist-joined', recipient: email, locale: language, payload: { sealedLeaveReference, sealedStatusReference } }, now);
+    await enqueueWebhookEvent(trx, { type: 'waitlist.joined', data: { entryId: id, language } }, now);
     return true;
   });
   if (joined) deps.outboxSignal?.notify();

@@ -25,6 +25,7 @@ import { enqueueEmail } from '../mail/outbox.ts';
 import type { InvitationEmailPayload } from '../mail/outbox.ts';
 import { issueStatusReference } from './application-status.ts';
 import { INVITER_EMAIL_DOMAIN, generateRegistrationCode } from './create-registration-code.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 
 export const PERSONAL_CODE_VALIDITY_DAYS = 30;
 const PERSONAL_CODE_BALANCE = 1;
@@ -193,11 +194,16 @@ export async function selectApplication(
   secret: string | null,
 ): Promise<{ ok: true; invitation: IssuedInvitation } | { ok: false; reason: EntryRefusal }> {
   if (!(await lockRow(trx, 'membership_applications', id))) return { ok: false, reason: 'not-found' };
-  const row = await trx.selectFrom('membership_applications').select(['email', 'language', 'selected_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await trx.selectFrom('membership_applications').select(['email', 'language', 'country', 'selected_at']).where('id', '=', id).executeTakeFirstOrThrow();
   if (row.selected_at !== null) return { ok: false, reason: 'already-invited' };
   if (await isActiveMember(trx, row.email)) return { ok: false, reason: 'member' };
   const invitation = await issuePersonalInvitation(trx, { inviterId, email: row.email, language: languageOf(row.language), reason: 'interest', targetId: id, secret }, now);
   await trx.updateTable('membership_applications').set({ selected_at: now.toISOString(), registration_code_id: invitation.codeId }).where('id', '=', id).execute();
+  await enqueueWebhookEvent(
+    trx,
+    { type: 'application.decided', data: { applicationId: id, decision: 'approved', reasonId: null, country: row.country, language: row.language } },
+    now,
+  );
   return { ok: true, invitation };
 }
 

@@ -17,6 +17,7 @@ import { isUniqueViolation } from '../lib/db-errors.ts';
 import { fail, ok } from '../lib/result.ts';
 import type { Result } from '../lib/result.ts';
 import { generateRegistrationCode } from './create-registration-code.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 
 export interface RotatedCode {
   oldCode: string;
@@ -69,6 +70,7 @@ export async function rotateCode(
           .set({ balance: held, quarantined_at: old.quarantined_at ?? now.toISOString() })
           .where('id', '=', old.id)
           .execute();
+        if (!old.quarantined_at) await enqueueWebhookEvent(trx, { type: 'code.quarantined', data: { code } }, now);
         const outboxId = await emailPrivateLink(trx, old.id, newId, now);
         const rotated = { oldCode: code, newCode, balance: old.balance - held, outboxId };
         await within?.(trx, { ...rotated, oldId: old.id, newId });

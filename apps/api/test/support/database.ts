@@ -73,6 +73,8 @@ export async function createTestDatabase(engine: DatabaseEngine, options: { migr
  * by the unique addresses they used.
  */
 export async function deleteAllData(db: Db): Promise<void> {
+  await db.deleteFrom('webhook_deliveries').execute();
+  await db.deleteFrom('webhook_endpoints').execute();
   await db.deleteFrom('privacy_erasures').execute();
   await db.deleteFrom('consent_records').execute();
   await db.deleteFrom('funnel_events').execute();

@@ -17,6 +17,7 @@ export function AdminBar({ email, permissions = [] }: { email: string; permissio
           {permissions.includes('acquisition.read') && <li><NavLink to={path('/admin/waitlist')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.waitlist.nav')}</NavLink></li>}
           {permissions.includes('acquisition.read') && <li><NavLink to={path('/admin/outbox')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.outbox.nav')}</NavLink></li>}
           {permissions.includes('acquisition.read') && <li><NavLink to={path('/admin/features')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.features.nav')}</NavLink></li>}
+          {permissions.includes('webhooks.manage') && <li><NavLink to={path('/admin/webhooks')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.webhooks.nav')}</NavLink></li>}
           {permissions.includes('admins.manage') && <li><NavLink to={path('/admin/admins')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.nav.admins')}</NavLink></li>}
           {permissions.includes('members.support') && <li><NavLink to={path('/admin/members')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.members.nav')}</NavLink></li>}
           {permissions.includes('privacy.manage') && <li><NavLink to={path('/admin/privacy')} className="link text-paper aria-[current=page]:decoration-2">{t('admin.privacy.nav')}</NavLink></li>}

@@ -19,6 +19,7 @@ import { codeSignalNetworksMigration } from './0017-code-signal-networks.ts';
 import { waitlistLeaveReferenceMigration } from './0018-waitlist-leave-reference.ts';
 import { lobbyLinkReferenceMigration } from './0019-lobby-link-reference.ts';
 import { applicationDecisionsMigration } from './0020-application-decisions.ts';
+import { webhooksMigration } from './0021-webhooks.ts';
 import { dataLinksAndPrivacyRequestsMigration } from './0022-data-links-and-privacy-requests.ts';
 
 /**
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '0018-waitlist-leave-reference': waitlistLeaveReferenceMigration,
   '0019-lobby-link-reference': lobbyLinkReferenceMigration,
   '0020-application-decisions': applicationDecisionsMigration,
+  '0021-webhooks': webhooksMigration,
   '0022-data-links-and-privacy-requests': dataLinksAndPrivacyRequestsMigration,
 };
 

@@ -4,6 +4,7 @@ import { normalizeRegistrationCode } from '@velvet/validation/registration-code'
 import { activationExpiry, issueActivation } from '../../domain/activation-links.ts';
 import { grantWelcomeVoucher, spendInvitation } from '../../domain/member-activation.ts';
 import { isLinkMadeSince } from '../../domain/registration-link.ts';
+import { enqueueWebhookEvent } from '../../webhooks/events.ts';
 import { holdRegistration } from './hold-registration.ts';
 import { lockAdmittedCode, recordConsent, recordSocialDetails } from './member-writes.ts';
 import { ERRORS_ONLY, answer, publishActive } from './outcomes.ts';
@@ -57,6 +58,12 @@ export async function createMember(
       })
       .execute();
     await recordConsent(trx, memberId, values.country, input, now);
+    await enqueueWebhookEvent(
+      trx,
+      { type: 'member.registered', data: { memberId, status: activeAtOnce ? 'active' : 'pending', code, country: values.country, language: values.language } },
+      now,
+    );
+    if (activeAtOnce) await enqueueWebhookEvent(trx, { type: 'member.activated', data: { memberId, country: values.country, language: values.language } }, now);
     if (social) await recordSocialDetails(trx, memberId, values.shoppingPreferences, social, now);
     if (activeAtOnce) {
       await spendInvitation(trx, codeRow.id);

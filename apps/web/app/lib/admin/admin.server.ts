@@ -24,7 +24,7 @@ export async function adminToken({ request, context }: Args): Promise<string | u
  * Admin pages a sign-in may return to; anything else goes to the admin's first page: the link
  * generator (spec §2) for the roles that make links, the invitations for everyone else.
  */
-const ADMIN_RETURN = /^\/(?:[a-z]{2}\/)?admin\/(?:registrationlinkgenerator|splitgenerator|funnel|security|audit|admins|members|privacy|waitlist|outbox|features|codes|codes\/[A-Z0-9-]{4,64})$/;
+const ADMIN_RETURN = /^\/(?:[a-z]{2}\/)?admin\/(?:registrationlinkgenerator|splitgenerator|funnel|security|audit|admins|members|privacy|waitlist|outbox|features|webhooks|codes|codes\/[A-Z0-9-]{4,64})$/;
 
 export function safeAdminReturn(value: string | null | undefined, prefix: string, permissions: readonly string[]): string {
   if (value && ADMIN_RETURN.test(value)) return value;
