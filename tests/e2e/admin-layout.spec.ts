@@ -46,6 +46,9 @@ test.describe('an owner in Dublin at a desktop (English)', () => {
     await expect(log.getByRole('row').nth(1)).toBeVisible();
     expect((await log.boundingBox())!.width).toBeGreaterThan(1000);
     await expect(page.getByRole('contentinfo')).toHaveCount(0);
+    // Nor the shop's member sign-in in the header: the owner is signed in to the console already.
+    await expect(page.getByRole('banner').getByRole('link', { name: text('en', 'nav.login') })).toHaveCount(0);
+    await expect(page.getByRole('banner').getByRole('link', { name: text('en', 'nav.home') })).toBeVisible();
     expect(await crowded(page, 'main thead th')).toEqual([]);
     // The owner's own sign-in is in the log: the address on one line.
     const ownAddress = log.getByText(owner.email).first();

@@ -68,6 +68,7 @@ test.describe('as a German applicant on a phone', () => {
     await page.getByRole('button', { name: text('de', 'myData.erase.button') }).click();
     const confirm = page.getByRole('alertdialog', { name: text('de', 'myData.erase.question') });
     await expect(confirm).toContainText(text('de', 'myData.erase.confirmText'));
+    await expect(confirm).toBeFocused();
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath('own-data-de-confirm-390.png'), fullPage: true });
     await confirm.getByRole('button', { name: text('de', 'myData.erase.confirm') }).click();

@@ -66,7 +66,11 @@ function TopBanner() {
   );
 }
 
-export function SiteHeader({ inverse = false, banner = false }: { inverse?: boolean; banner?: boolean }) {
+/**
+ * @param shopSignIn the shop's member sign-in at the right: not in the console, whose people are
+ *   signed in to it already and are not shopping there (its own navigation signs out).
+ */
+export function SiteHeader({ inverse = false, banner = false, shopSignIn = true }: { inverse?: boolean; banner?: boolean; shopSignIn?: boolean }) {
   const t = useT();
   const path = useLocalPath();
   const webView = useWebView();
@@ -82,7 +86,7 @@ export function SiteHeader({ inverse = false, banner = false }: { inverse?: bool
         <Link to={path('/')} aria-label={t('nav.home')}>
           <Logo inverse={inverse} />
         </Link>
-        {!webView.active && (
+        {shopSignIn && !webView.active && (
         <a href={EXTERNAL_LINKS.login} className={`shrink-0 text-sm font-medium tracking-[0.14em] whitespace-nowrap uppercase max-[359px]:text-xs max-[359px]:tracking-[0.1em] ${inverse ? 'text-paper' : 'text-ink'} hover:underline underline-offset-4`}>
           {t('nav.login')}
         </a>

@@ -13,7 +13,7 @@ function Frame({ children }: { children: React.ReactNode }) {
     <>
       <SkipLink />
       <div className="flex min-h-screen flex-col bg-ink text-paper">
-        <SiteHeader inverse />
+        <SiteHeader inverse shopSignIn={false} />
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-6 pt-12 pb-24 sm:pt-16">
           {children}
         </main>

@@ -214,6 +214,11 @@ function Held({ data, newsletterWithdrawn }: { data: OwnData; newsletterWithdraw
 
 /** Download, newsletter, delete (with a confirmation); an open request's deadline. */
 function Actions({ data, reference, confirming, newsletterWithdrawn }: { data: OwnData; reference: string; confirming: boolean; newsletterWithdrawn: boolean }) {
+  // The question takes the focus when it appears, so a keyboard or screen-reader user is in it (issue 24 §2).
+  const confirmation = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (confirming) confirmation.current?.focus();
+  }, [confirming]);
   const t = useT();
   const intl = useIntl();
   const busy = useSubmitting();
@@ -239,7 +244,7 @@ function Actions({ data, reference, confirming, newsletterWithdrawn }: { data: O
       )}
       {data.document &&
         (confirming ? (
-          <section role="alertdialog" aria-labelledby="confirm-erase" aria-describedby="confirm-erase-text" className="border-2 border-ink p-6">
+          <section ref={confirmation} tabIndex={-1} role="alertdialog" aria-labelledby="confirm-erase" aria-describedby="confirm-erase-text" className="border-2 border-ink p-6">
             <h2 id="confirm-erase" className="font-display text-2xl">{t(data.activeMember ? 'myData.erase.memberQuestion' : 'myData.erase.question')}</h2>
             <p id="confirm-erase-text" className="mt-3 leading-relaxed">{t(data.activeMember ? 'myData.erase.memberText' : 'myData.erase.confirmText')}</p>
             <Form method="post" className="mt-6 flex flex-col gap-4 sm:flex-row sm:flex-wrap">
