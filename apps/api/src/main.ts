@@ -131,6 +131,7 @@ async function main(): Promise<void> {
       secret: env.APP_SECRET,
       logger: logger.child({ component: 'webhooks' }),
       signal: outboxSignal,
+      localInstance: env.localInstance,
       ...(role === 'worker' && outboxSignal.store === 'memory' ? { pollIntervalMs: UNSIGNALLED_POLL_MS } : {}),
     });
     webhooks.start();

@@ -18,6 +18,7 @@ import { createLogger } from '../src/logger.ts';
 import { renderOutboxEmail } from '../src/mail/email-templates.ts';
 import { rotateCode } from '../src/services/rotate-code.ts';
 import { refuseEndpointUrl } from '../src/webhooks/endpoints.ts';
+import { isInternalAddress } from '../src/webhooks/post.ts';
 import { DISABLE_AFTER_MS, WebhookWorker } from '../src/webhooks/worker.ts';
 import { adminCalls } from './support/admin-calls.ts';
 import { ENGINES, engineApi } from './support/engines.ts';
@@ -104,6 +105,20 @@ describe('endpoint addresses (ADR 026)', () => {
     expect(refuseEndpointUrl('http://127.0.0.1:9000/hooks', true)).toBeNull();
     expect(refuseEndpointUrl('ftp://crm.example/', true)).toBe('admin.webhooks.error.https');
     expect(refuseEndpointUrl('not a url', true)).toBe('admin.webhooks.error.url');
+    // An internal network's address, written out, is refused on a deployment.
+    expect(refuseEndpointUrl('https://10.0.0.7/hooks', false)).toBe('admin.webhooks.error.internal');
+    expect(refuseEndpointUrl('https://192.168.1.20/hooks', false)).toBe('admin.webhooks.error.internal');
+    expect(refuseEndpointUrl('https://[fd00::1]/hooks', false)).toBe('admin.webhooks.error.internal');
+    expect(refuseEndpointUrl('https://93.184.215.14/hooks', false)).toBeNull();
+  });
+
+  it('internal addresses: private, loopback, link-local (the cloud metadata address), reserved, IPv4-mapped', () => {
+    for (const address of ['10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.0.1', '127.0.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd12:3456::1', 'fe80::1', '::ffff:10.0.0.1', '[::1]']) {
+      expect(isInternalAddress(address), address).toBe(true);
+    }
+    for (const address of ['93.184.215.14', '172.32.0.1', '8.8.8.8', '2001:db8::1', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', 'crm.example']) {
+      expect(isInternalAddress(address), address).toBe(false);
+    }
   });
 });
 
@@ -116,7 +131,7 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
   });
 
   const worker = () =>
-    new WebhookWorker({ db: database.db, secret: TEST_SECRET, logger: createLogger(testEnv()), now: api.clock, random: () => 0, timeoutMs: 500 });
+    new WebhookWorker({ db: database.db, secret: TEST_SECRET, logger: createLogger(testEnv()), now: api.clock, random: () => 0, timeoutMs: 500, localInstance: true });
 
   /** An owner, a receiver and an endpoint hearing every type; the secret as shown once. */
   async function setUp() {
@@ -187,6 +202,26 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(new Set(receiver.received.map((r) => r.headers['webhook-timestamp'])).size).toBe(4);
     // A signature made with another secret is refused by the library.
     expect(() => verify(receiver.received[0]!, `whsec_${Buffer.from('another secret of the same size!').toString('base64')}`)).toThrow();
+  });
+
+  it('on a deployment posts to nothing internal: neither an internal address nor a name that resolves to one', async () => {
+    const { receiver, endpointId } = await setUp();
+    await apply(uniqueEmail('internal'));
+    const deployed = new WebhookWorker({ db: database.db, secret: TEST_SECRET, logger: createLogger(testEnv()), now: api.clock, random: () => 0, timeoutMs: 500, localInstance: false });
+    // The receiver's address is 127.0.0.1, written out: refused before any connection.
+    expect(await deployed.runOnce()).toEqual({ delivered: 0, failed: 1 });
+    expect(await deliveries()).toMatchObject([{ status: 'pending', attempts: 1, last_status_code: null, last_error: 'unreachable' }]);
+    // A name resolving to loopback: refused in the connection's own look-up.
+    const byName = new URL(receiver.url);
+    byName.hostname = 'localhost';
+    await database.db.updateTable('webhook_endpoints').set({ url: byName.href }).where('id', '=', endpointId).execute();
+    expect(await step(deployed)).toEqual({ delivered: 0, failed: 1 });
+    expect(await deliveries()).toMatchObject([{ status: 'pending', attempts: 2, last_error: 'unreachable' }]);
+    expect(receiver.received).toHaveLength(0);
+    // Nothing is lost: on a local instance the same delivery reaches the loopback receiver.
+    await database.db.updateTable('webhook_endpoints').set({ url: receiver.url }).where('id', '=', endpointId).execute();
+    expect(await step(worker())).toEqual({ delivered: 1, failed: 0 });
+    expect(receiver.received).toHaveLength(1);
   });
 
   it('loses nothing while the receiver is down for an hour, and keeps each application’s order when it is back', async () => {

@@ -15,6 +15,7 @@ import type { AuditActor } from '../domain/audit-log.ts';
 import { fail, ok } from '../lib/result.ts';
 import type { Result } from '../lib/result.ts';
 import { deriveKey, seal, unseal } from '../lib/tokens.ts';
+import { isInternalAddress } from './post.ts';
 
 export interface WebhookDeps {
   db: Db;
@@ -75,6 +76,8 @@ export function refuseEndpointUrl(raw: string, localInstance: boolean): string |
   if (url.username || url.password) return 'admin.webhooks.error.credentials';
   const loopback = LOOPBACK.test(url.hostname);
   if (loopback && !localInstance) return 'admin.webhooks.error.loopback';
+  // An internal network's address written out (10.…, 192.168.…, fd00::…): the worker would refuse it anyway (post.ts).
+  if (!localInstance && isInternalAddress(url.hostname)) return 'admin.webhooks.error.internal';
   if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return null;
   return 'admin.webhooks.error.https';
 }

@@ -25,6 +25,7 @@ import type { Logger } from '../logger.ts';
 import { enqueueEmail } from '../mail/outbox.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
 import { unsealEndpointSecret } from './endpoints.ts';
+import { InternalAddressError, postWebhook } from './post.ts';
 
 const CLAIM_MS = 60 * 1000;
 const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -48,6 +49,8 @@ export interface WebhookWorkerOptions {
   /** Wakes the worker when a transaction wrote deliveries (the outbox's signal); the emails it queues wake the outbox. */
   signal?: OutboxSignal;
   pollIntervalMs?: number;
+  /** A local instance (ADR 026) may post to loopback receivers; any other only to the internet (post.ts). */
+  localInstance?: boolean;
   /** How long one attempt may take (default WEBHOOK_TIMEOUT_MS). */
   timeoutMs?: number;
   now?: () => Date;
@@ -193,10 +196,10 @@ export class WebhookWorker {
   async #post(claimed: Claimed): Promise<Outcome> {
     const timestamp = this.#now();
     const signature = new Webhook(unsealEndpointSecret(claimed.sealedSecret, this.#options.secret)).sign(claimed.id, timestamp, claimed.body);
+    const signal = AbortSignal.timeout(this.#options.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
     try {
-      const response = await fetch(claimed.url, {
-        method: 'POST',
-        redirect: 'manual',
+      const status = await postWebhook({
+        url: claimed.url,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'VelvetRope-Webhooks/1',
@@ -205,13 +208,14 @@ export class WebhookWorker {
           'webhook-signature': signature,
         },
         body: claimed.body,
-        signal: AbortSignal.timeout(this.#options.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
+        signal,
+        publicOnly: !this.#options.localInstance,
       });
-      await response.body?.cancel().catch(() => undefined);
-      return response.status >= 200 && response.status < 300 ? { ok: true, status: response.status } : { ok: false, status: response.status, error: 'http' };
+      return status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: 'http' };
     } catch (error) {
-      const timedOut = error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      return { ok: false, status: null, error: timedOut ? 'timeout' : 'unreachable' };
+      // A host that is or resolves to an internal address is unreachable for webhooks (post.ts); the log says why.
+      if (error instanceof InternalAddressError) this.#options.logger.warn({ webhookId: claimed.id, endpointId: claimed.endpointId }, error.message);
+      return { ok: false, status: null, error: signal.aborted ? 'timeout' : 'unreachable' };
     }
   }
 
