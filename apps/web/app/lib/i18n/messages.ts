@@ -70,6 +70,8 @@ const catalogs = new Map<Locale, ParsedMessages>();
 const loading = new Map<Locale, Promise<void>>();
 const listeners = new Set<() => void>();
 let version = 0;
+/** Languages a render asked a message of that was not there yet (it renders again once the catalog is). */
+const missed = new Set<Locale>();
 
 /** The data block as the server wrote it (read once, before hydration). */
 export function pageBlockText(): string {
@@ -108,6 +110,7 @@ export function messagesOf(locale: Locale): Messages {
 export function missingUntilLoaded(locale: Locale): () => boolean {
   return () => {
     if (typeof window === 'undefined' || catalogs.has(locale)) return false;
+    missed.add(locale);
     void loadCatalog(locale);
     return true;
   };
@@ -123,7 +126,13 @@ export function loadCatalog(locale: Locale): Promise<void> {
     pending = fetch(catalogPath(locale, own.version), { credentials: 'same-origin' })
       .then((response) => (response.ok ? (response.json() as Promise<ParsedMessages>) : Promise.reject(new Error(`catalog ${locale}: ${response.status}`))))
       .then((messages) => {
-        catalogs.set(locale, messages);
+        // The page had every message it shows: the catalog fills in the very object it formats
+        // with, and nothing renders again (a whole-page render on a phone is a long task). A page
+        // that lacked one gets a new object, so every part that shows a message renders anew.
+        const rendersAgain = own.locale !== locale || missed.has(locale);
+        catalogs.set(locale, rendersAgain ? messages : Object.assign(own.messages, messages));
+        missed.delete(locale);
+        if (!rendersAgain) return;
         version++;
         for (const listener of [...listeners]) listener();
       })
