@@ -6,7 +6,12 @@
  * A request that accepts gzip gets those bytes gzip-compressed (-9), compressed once at start:
  * the floor for what browsers ask for.
  *
- *   node bench/anchors/html-server.mjs <port> <HTML file>
+ * With a recorded response (the shared-cache section records the page as nginx answered it), a
+ * request that accepts gzip gets exactly that response instead: its headers and its compressed
+ * body, byte for byte. The floor then sends the same bytes as the cache, headers included (a
+ * client parses every header line: 1.3 kB of them against 3 made the floor look cheaper than it is).
+ *
+ *   node bench/anchors/html-server.mjs <port> <HTML file> [<recorded headers JSON> <recorded gzip body>]
  *
  * Prints "listening <port>" when ready; stops on SIGTERM.
  */
@@ -14,12 +19,16 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
-const [portArg, htmlFile] = process.argv.slice(2);
+const [portArg, htmlFile, headersFile, gzipFile] = process.argv.slice(2);
 const body = readFileSync(htmlFile);
-const gzipped = gzipSync(body, { level: 9 });
+const gzipped = gzipFile ? readFileSync(gzipFile) : gzipSync(body, { level: 9 });
+/** The recorded response's header lines, [name, value][] (node:http adds Date, Connection and Keep-Alive itself). */
+const gzipHeaders = headersFile
+  ? (/** @type {[string, string][]} */ (JSON.parse(readFileSync(headersFile, 'utf8')))).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name.toLowerCase()))
+  : [['content-type', 'text/html; charset=utf-8'], ['content-encoding', 'gzip'], ['content-length', String(gzipped.byteLength)]];
 const server = createServer((request, response) => {
   if (request.headers['accept-encoding']?.includes('gzip')) {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'content-length': gzipped.byteLength });
+    response.writeHead(200, gzipHeaders.flat());
     response.end(gzipped);
     return;
   }

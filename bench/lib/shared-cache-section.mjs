@@ -2,18 +2,21 @@
  * Public pages through a standard shared cache (ADR 053, issue 19 §5): nginx from Debian's
  * packages in front of the product, configured from deploy/nginx/nginx.conf.template
  * (scripts/nginx.mjs), against the bare `node:http` floor sending the same bytes
- * (bench/anchors/html-server.mjs), both as browsers ask (compressed). Goal: at least 1.0 of
+ * (bench/anchors/html-server.mjs: the response nginx gave, headers and gzip body, replayed), both
+ * as browsers ask (compressed). Goal: at least 1.0 of
  * the floor. nginx keys a page by its experiment bucket (256 of them), so before each page is
  * measured the cache is filled — asked until 512 answers in a row were hits — and the run
  * measures the steady state: hits, plus the copies that expire during it (a minute for the
  * shop window, 10 s for an invitation, ADR 053) served stale while the origin renders them anew.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import path from 'node:path';
 import { startNginx } from '../../scripts/nginx.mjs';
 import { startAnchor } from './anchors.mjs';
+import { cpuClock } from './cpu.mjs';
 import { num } from './format.mjs';
-import { anyFailed, loadTable, ratioGoal, throughput } from './sections.mjs';
+import { anyFailed, cpuText, loadTable, ratioGoal, throughput } from './sections.mjs';
 
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd', 'accept-language': 'de-DE,de;q=0.9' };
 const PAGES = ['/', '/de', '/?rc=WELCOME2026', '/de?rc=WELCOME2026'];
@@ -49,6 +52,29 @@ async function fill(url) {
   return { asked, misses, filled: hitsInARow >= FILLED_AFTER_HITS, ms: Date.now() - started };
 }
 
+/**
+ * The page as nginx answers a browser, byte for byte: its header lines and its gzip body (fetch
+ * would decompress it). The floor replays both, so the two send the same bytes. The copy's cache
+ * status is written as a hit's, which is what the measurement gets.
+ * @returns {Promise<{ headers: [string, string][], body: Buffer }>}
+ */
+function recordCompressed(url) {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: BROWSER }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const raw = response.rawHeaders;
+        /** @type {[string, string][]} */
+        const headers = [];
+        for (let i = 0; i < raw.length; i += 2) headers.push([raw[i], raw[i].toLowerCase() === 'x-cache-status' ? 'HIT' : raw[i + 1]]);
+        resolve({ headers, body: Buffer.concat(chunks) });
+      });
+    }).on('error', reject);
+  });
+}
+
 /** @type {import('./sections.mjs').Section} */
 export const sharedCacheSection = {
   name: 'shared-cache',
@@ -58,8 +84,12 @@ export const sharedCacheSection = {
     if (!product) throw new Error('the shared-cache section needs the product');
     // One worker process, as the floor is one node:http process: on a shared machine (the load
     // generator takes a core) a worker per core measures their contention, not the cache.
-    const nginx = await startNginx({ listen: `127.0.0.1:${ports.nginx}`, origin: new URL(product.webUrl).host, stateDir: path.join(workDir, 'nginx'), workers: NGINX_WORKERS });
+    const stateDir = path.join(workDir, 'nginx');
+    const nginx = await startNginx({ listen: `127.0.0.1:${ports.nginx}`, origin: new URL(product.webUrl).host, stateDir, workers: NGINX_WORKERS });
     const forget = onCleanup(nginx.stop);
+    // nginx's CPU per answer (master and worker), beside the floor's: the load generator shares the
+    // machine, and what it spends per answer shows in req/s, not in these.
+    const nginxCpu = cpuClock(Number(readFileSync(path.join(stateDir, 'nginx.pid'), 'utf8')), { children: true });
     try {
       const rows = [];
       const figures = [];
@@ -71,16 +101,19 @@ export const sharedCacheSection = {
         const html = await sample.text();
         const file = path.join(workDir, `page-${figures.length}.html`);
         writeFileSync(file, html);
-        const anchor = await startAnchor(root, 'html-server.mjs', ports.htmlAnchor, [file], onCleanup);
+        const compressed = await recordCompressed(url);
+        writeFileSync(`${file}.headers.json`, JSON.stringify(compressed.headers));
+        writeFileSync(`${file}.gz`, compressed.body);
+        const anchor = await startAnchor(root, 'html-server.mjs', ports.htmlAnchor, [file, `${file}.headers.json`, `${file}.gz`], onCleanup);
         let floor;
         try {
-          floor = await measure(`floor: node:http, ${page} gzip-compressed once`, { url: anchor.url, connections: settings.webConnections, duration: settings.duration, headers: BROWSER, cpu: anchor.cpu });
+          floor = await measure(`floor: node:http, ${page} as nginx answers it (same headers, same gzip bytes)`, { url: anchor.url, connections: settings.webConnections, duration: settings.duration, headers: BROWSER, cpu: anchor.cpu });
         } finally {
           await anchor.stop();
         }
         const filled = await fill(url);
         fills.push(`${page} ${filled.filled ? 'filled' : 'NOT filled'} in ${num(filled.ms / 1000, 1)} s (${filled.misses} misses of ${filled.asked})`);
-        const cached = await measure(`nginx in front: ${page}`, { url, connections: settings.webConnections, duration: settings.duration, headers: BROWSER });
+        const cached = await measure(`nginx in front: ${page}`, { url, connections: settings.webConnections, duration: settings.duration, headers: BROWSER, cpu: nginxCpu });
         const ratio = cached.requestsPerSecond / floor.requestsPerSecond;
         rows.push([`floor: node:http, ${page}`, floor], [`nginx in front, ${page} (${sample.headers.get('cache-control') ?? 'no Cache-Control'})`, cached]);
         figures.push({ id: `sharedCache.${page}`, label: `GET ${page} through nginx`, measured: throughput(cached), anchor: `${throughput(floor)} (node:http, same bytes)`, ratio, goal: ratioGoal(ratio, 1.0) });
@@ -94,6 +127,7 @@ export const sharedCacheSection = {
           `  nginx ${ports.nginx} (${NGINX_WORKERS} worker process, as the floor is one process) in front of the web origin ${new URL(product.webUrl).host}; ${settings.webConnections} connections; Accept-Encoding and Accept-Language of a German Chromium.`,
           `  The cache filled before each measurement: ${fills.join('; ')}.`,
           `  Shares of the floor: ${figures.map((f) => `${f.label.replace('GET ', '').replace(' through nginx', '')} ${num(f.ratio ?? 0, 2)}`).join(', ')}.`,
+          `  CPU per answer, nginx against the floor (lower is cheaper; the load generator's share of the 2 cores is not in it): ${PAGES.map((page, i) => `${page} ${cpuText(results[2 * i + 1])} vs ${cpuText(results[2 * i])}`).join(', ')}.`,
         ],
         data: { results },
         suspect: anyFailed(...results),
