@@ -4,12 +4,12 @@ import { loadFeatureFile } from '@velvet/features/file';
 import { renderToString } from 'react-dom/server';
 import { RawIntlProvider } from 'react-intl';
 import { MemoryRouter, RouterContextProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CONSENT_COOKIE, CONSENT_REVISION } from '../app/lib/consent/consent-shared.ts';
 import { requestInfoContext, type RequestInfo } from '../app/lib/page/context.ts';
 import type { ExperimentsData } from '../app/lib/experiments/experiments-shared.ts';
 import { experimentsData, featureValues, testingDisabled } from '../app/lib/experiments/experiments.server.ts';
-import { ExperimentsProvider, useAbTestsLoading, useFeatureIsOn, useFeatureValue } from '../app/lib/experiments/experiments.tsx';
+import { ExperimentsProvider, Features, useAbTestsLoading, useFeatureIsOn, useFeatureValue } from '../app/lib/experiments/experiments.tsx';
 import { testRequestExtras } from './support/request-info.ts';
 import { OnboardingFlow } from '../app/components/onboarding-flow.tsx';
 import { getIntl } from '../app/lib/i18n/intl.ts';
@@ -133,5 +133,42 @@ describe('content that depends on an A/B test reads the A/B-tests-loading flag (
     );
     expect(html).not.toContain('data-variant');
     expect(html).toBe('');
+  });
+});
+
+describe('the SDK taking over in the browser', () => {
+  const data = { values: { 'show-onboarding': true, 'hero-variant': 'b' }, assignments: {}, attributes: { acqAnonymousId: 'ab' } } as unknown as ExperimentsData;
+  const sdk = (values: Record<string, unknown>) => {
+    let renderer: (() => void) | undefined;
+    return {
+      getFeatureValue: (key: string, fallback: never) => (key in values ? values[key] : fallback) as never,
+      setRenderer: (r: () => void) => (renderer = r),
+      streamed: () => renderer?.(),
+    };
+  };
+
+  it('renders nothing again when the SDK answers what the page read from the server', () => {
+    const features = new Features(data);
+    expect(features.value('show-onboarding', false)).toBe(true);
+    expect(features.value('hero-variant', 'a')).toBe('b');
+    const rendered = vi.fn();
+    features.subscribe(rendered);
+    const source = sdk({ 'show-onboarding': true, 'hero-variant': 'b' });
+    features.attach(source);
+    expect(rendered).not.toHaveBeenCalled();
+    // From now on the SDK answers, and what the stream brings renders the page again.
+    source.streamed();
+    expect(rendered).toHaveBeenCalledTimes(1);
+  });
+
+  it('renders again when a value the page read differs (a page a cache kept while the payload changed)', () => {
+    const features = new Features(data);
+    features.value('show-onboarding', false);
+    features.value('not-in-payload', 'fallback');
+    const rendered = vi.fn();
+    features.subscribe(rendered);
+    features.attach(sdk({ 'show-onboarding': true, 'not-in-payload': 'now known' }));
+    expect(rendered).toHaveBeenCalledTimes(1);
+    expect(features.value('not-in-payload', 'fallback')).toBe('now known');
   });
 });

@@ -26,7 +26,7 @@ interface FeatureSource {
  * A/B-tests-loading flag of spec §4: true until the visitor is in their experiments — which
  * the server's values already settle — or setup failed, or a redirect experiment navigates.
  */
-class Features {
+export class Features {
   private sdk: FeatureSource | null = null;
   private version = 0;
   private loading: boolean;
@@ -36,19 +36,31 @@ class Features {
     this.loading = false;
   }
 
+  /** What the page read before the SDK ran: each key with its fallback and the value it got. */
+  private readonly read = new Map<string, { fallback: JsonValue; value: JsonValue }>();
+
   value<T extends JsonValue>(key: string, fallback: T): T {
     if (this.sdk) return this.sdk.getFeatureValue(key, fallback as never) as T;
     // As GrowthBook does while a component evaluates a feature: the assignment is tracked then.
     const assignment = this.data.assignments?.[key];
     if (assignment && typeof window !== 'undefined') trackAssignment(assignment.experimentId, assignment.variationId, this.data.attributes.acqAnonymousId);
-    const value = this.data.values?.[key];
-    return value === undefined || value === null ? fallback : (value as T);
+    const stored = this.data.values?.[key];
+    const value = stored === undefined || stored === null ? fallback : (stored as T);
+    this.read.set(key, { fallback, value });
+    return value;
   }
 
+  /**
+   * The SDK takes over. The page renders again only when a value it read differs from the SDK's
+   * (each read is asked of the SDK, as the render would): the server's values are normally the
+   * SDK's, and a whole landing page rendered again for nothing is a long task on a phone.
+   */
   attach(sdk: FeatureSource): void {
     this.sdk = sdk;
     sdk.setRenderer?.(this.changed);
-    this.changed();
+    const differs = [...this.read].some(([key, { fallback, value }]) => JSON.stringify(sdk.getFeatureValue(key, fallback as never)) !== JSON.stringify(value));
+    this.read.clear();
+    if (differs) this.changed();
   }
 
   end = (_why: 'ready' | 'failed' | 'redirect') => {
