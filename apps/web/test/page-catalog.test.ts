@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as MessagesModuleType from '../app/lib/i18n/messages.ts';
 
 /**
  * The browser's catalog after hydration (ADR 038): a page that had every message it shows is
  * not rendered again when the language's whole catalog arrives (on a phone a whole-page render
  * is a long task the visitor feels), one that lacked a message is.
  */
-type MessagesModule = typeof import('../app/lib/i18n/messages.ts');
+type MessagesModule = typeof MessagesModuleType;
 
 const literal = (text: string) => [{ type: 0, value: text }];
 const catalogRequests: string[] = [];
