@@ -108,9 +108,12 @@ test.describe('as an operator (Swedish, desktop)', () => {
 
     // Applicants: selected from their own list.
     await page.getByRole('link', { name: text('sv', 'admin.applicants.tab') }).click();
+    // The list is shown before the search is typed, as a person waits for it: both lists have the
+    // same search box, and a search sent from the waiting list cancels the way to the applicants.
+    const applicants = page.getByRole('region', { name: text('sv', 'admin.applicants.tableLabel') });
+    await expect(applicants).toBeVisible();
     await page.getByLabel(text('sv', 'admin.waitlist.search')).fill(applicant);
     await page.getByRole('button', { name: text('sv', 'admin.waitlist.submitSearch'), exact: true }).click();
-    const applicants = page.getByRole('region', { name: text('sv', 'admin.applicants.tableLabel') });
     await applicants.getByLabel(text('sv', 'admin.waitlist.selectRow', { email: applicant })).check();
     await page.getByRole('button', { name: text('sv', 'admin.applicants.inviteSelected') }).click();
     await expect(page.getByRole('status').filter({ hasText: '1 person inbjuden.' })).toBeVisible();
