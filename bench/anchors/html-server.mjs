@@ -8,10 +8,10 @@
  *
  * With a recorded response (the shared-cache section records the page as nginx answered it), a
  * request that accepts gzip gets exactly that response instead: its headers and its compressed
- * body, byte for byte. The floor then sends the same bytes as the cache, headers included (a
+ * body (in whatever encoding nginx sent, brotli for a Chromium), byte for byte. The floor then sends the same bytes as the cache, headers included (a
  * client parses every header line: 1.3 kB of them against 3 made the floor look cheaper than it is).
  *
- *   node bench/anchors/html-server.mjs <port> <HTML file> [<recorded headers JSON> <recorded gzip body>]
+ *   node bench/anchors/html-server.mjs <port> <HTML file> [<recorded headers JSON> <recorded compressed body>]
  *
  * Prints "listening <port>" when ready; stops on SIGTERM.
  */
@@ -19,17 +19,17 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
-const [portArg, htmlFile, headersFile, gzipFile] = process.argv.slice(2);
+const [portArg, htmlFile, headersFile, compressedFile] = process.argv.slice(2);
 const body = readFileSync(htmlFile);
-const gzipped = gzipFile ? readFileSync(gzipFile) : gzipSync(body, { level: 9 });
+const compressed = compressedFile ? readFileSync(compressedFile) : gzipSync(body, { level: 9 });
 /** The recorded response's header lines, [name, value][] (node:http adds Date, Connection and Keep-Alive itself). */
-const gzipHeaders = headersFile
+const compressedHeaders = headersFile
   ? (/** @type {[string, string][]} */ (JSON.parse(readFileSync(headersFile, 'utf8')))).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name.toLowerCase()))
-  : [['content-type', 'text/html; charset=utf-8'], ['content-encoding', 'gzip'], ['content-length', String(gzipped.byteLength)]];
+  : [['content-type', 'text/html; charset=utf-8'], ['content-encoding', 'gzip'], ['content-length', String(compressed.byteLength)]];
 const server = createServer((request, response) => {
   if (request.headers['accept-encoding']?.includes('gzip')) {
-    response.writeHead(200, gzipHeaders.flat());
-    response.end(gzipped);
+    response.writeHead(200, compressedHeaders.flat());
+    response.end(compressed);
     return;
   }
   response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.byteLength });

@@ -2,7 +2,7 @@
  * Public pages through a standard shared cache (ADR 053, issue 19 §5): nginx from Debian's
  * packages in front of the product, configured from deploy/nginx/nginx.conf.template
  * (scripts/nginx.mjs), against the bare `node:http` floor sending the same bytes
- * (bench/anchors/html-server.mjs: the response nginx gave, headers and gzip body, replayed), both
+ * (bench/anchors/html-server.mjs: the response nginx gave, headers and compressed body, replayed), both
  * as browsers ask (compressed). Goal: at least 1.0 of
  * the floor. nginx keys a page by its experiment bucket (256 of them), so before each page is
  * measured the cache is filled — asked until 512 answers in a row were hits — and the run
@@ -53,8 +53,8 @@ async function fill(url) {
 }
 
 /**
- * The page as nginx answers a browser, byte for byte: its header lines and its gzip body (fetch
- * would decompress it). The floor replays both, so the two send the same bytes. The copy's cache
+ * The page as nginx answers a browser, byte for byte: its header lines and its compressed body
+ * (fetch would decompress it). The floor replays both, so the two send the same bytes. The copy's cache
  * status is written as a hit's, which is what the measurement gets.
  * @returns {Promise<{ headers: [string, string][], body: Buffer }>}
  */
@@ -106,11 +106,11 @@ export const sharedCacheSection = {
         writeFileSync(file, html);
         const compressed = await recordCompressed(url);
         writeFileSync(`${file}.headers.json`, JSON.stringify(compressed.headers));
-        writeFileSync(`${file}.gz`, compressed.body);
-        const anchor = await startAnchor(root, 'html-server.mjs', ports.htmlAnchor, [file, `${file}.headers.json`, `${file}.gz`], onCleanup);
+        writeFileSync(`${file}.body`, compressed.body);
+        const anchor = await startAnchor(root, 'html-server.mjs', ports.htmlAnchor, [file, `${file}.headers.json`, `${file}.body`], onCleanup);
         let floor;
         try {
-          floor = await measure(`floor: node:http, ${page} as nginx answers it (same headers, same gzip bytes)`, { url: anchor.url, connections: settings.webConnections, duration: settings.duration, headers: BROWSER, cpu: anchor.cpu });
+          floor = await measure(`floor: node:http, ${page} as nginx answers it (same headers, same compressed bytes)`, { url: anchor.url, connections: settings.webConnections, duration: settings.duration, headers: BROWSER, cpu: anchor.cpu });
         } finally {
           await anchor.stop();
         }
