@@ -85,4 +85,12 @@ describe('invitation email', () => {
       expect(`${email.subject}${email.text}`).not.toMatch(/[{}]/);
     }
   });
+  it('gives a French reader the first of the month as French writes it', async () => {
+    const url = invitationUrl('https://club.example', 'fr', 'ABCD2345');
+    const first = await renderInvitationEmail({ locale: 'fr', code: 'ABCD2345', invitationUrl: url, expiresAt: new Date('2026-12-01T12:00:00Z'), reason: 'waitlist' });
+    expect(first.text).toContain('jusqu’au 1er décembre 2026.');
+    expect(first.html).toContain('1er décembre 2026');
+    const eleventh = await renderInvitationEmail({ locale: 'fr', code: 'ABCD2345', invitationUrl: url, expiresAt: new Date('2026-12-11T12:00:00Z'), reason: 'waitlist' });
+    expect(eleventh.text).toContain('jusqu’au 11 décembre 2026.');
+  });
 });

@@ -30,6 +30,9 @@ describe('dates on pages', () => {
       const validUntil = new Date('2026-12-08T23:30:00.000Z');
       expect(getIntl('en', clientMessages('en')).formatMessage({ id: 'activation.voucherValidUntil' }, { date: validUntil })).toBe('Valid until December 9, 2026');
       expect(getIntl('de', clientMessages('de')).formatMessage({ id: 'activation.voucherValidUntil' }, { date: validUntil })).toBe('Gültig bis 9. Dezember 2026');
+      // 23:30 UTC on 30 November is the first of December in Berlin, which French writes "1er".
+      const firstOfMonth = new Date('2026-11-30T23:30:00.000Z');
+      expect(getIntl('fr', clientMessages('fr')).formatMessage({ id: 'activation.voucherValidUntil' }, { date: firstOfMonth })).toBe('Valable jusqu’au 1er décembre 2026');
     },
   );
 });

@@ -3,6 +3,7 @@ import { createIntl, createIntlCache } from '@formatjs/intl';
 import type { IntlShape } from '@formatjs/intl';
 import { messagesFor } from '@velvet/i18n/catalogs';
 import type { MessageId } from '@velvet/i18n/catalogs';
+import { withLocalDates } from '@velvet/i18n/dates';
 import { CLUB_TIME_ZONE, type Locale } from '@velvet/i18n/locales';
 
 /**
@@ -24,7 +25,8 @@ const intls = new Map<Locale, IntlShape<string>>();
 function intlFor(locale: Locale): IntlShape<string> {
   let intl = intls.get(locale);
   if (!intl) {
-    intl = createIntl({ locale, messages: { ...messagesFor(locale) }, timeZone: EMAIL_TIME_ZONE, defaultLocale: 'en' }, cache);
+    // French writes "1er décembre" where Intl prints "1 décembre" (docs/i18n/fr.md).
+    intl = withLocalDates(locale, createIntl({ locale, messages: { ...messagesFor(locale) }, timeZone: EMAIL_TIME_ZONE, defaultLocale: 'en' }, cache));
     intls.set(locale, intl);
   }
   return intl;

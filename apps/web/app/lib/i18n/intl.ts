@@ -5,6 +5,7 @@
  * mismatch whatever the server's or the visitor's own time zone.
  */
 import { createIntl, createIntlCache, type IntlShape } from 'react-intl';
+import { withLocalDates } from '@velvet/i18n/dates';
 import { CLUB_TIME_ZONE, type Locale } from '@velvet/i18n/locales';
 import type { Messages } from './messages.ts';
 
@@ -25,7 +26,7 @@ export function getIntl(locale: Locale, messages: Messages, onMissing?: () => bo
  * the catalog, and the page renders again when it is there), so it is not reported.
  */
 export function pageIntl(locale: Locale, messages: Messages, onMissing?: () => boolean): IntlShape {
-  return createIntl(
+  const intl = createIntl(
     {
       locale,
       messages,
@@ -38,6 +39,8 @@ export function pageIntl(locale: Locale, messages: Messages, onMissing?: () => b
     },
     cache,
   );
+  // French writes "1er décembre" where Intl prints "1 décembre" (docs/i18n/fr.md).
+  return withLocalDates(locale, intl);
 }
 
 /** A missing translation is a bug the catalog test should have caught: surface it loudly. */
