@@ -11,9 +11,11 @@
  * everyone together that a network's first sign-up of the hour is never held to — and beyond it
  * is told RATE_LIMITED, honestly, like any per-address limit.
  */
+import { createHmac } from 'node:crypto';
 import { PROOF_OF_WORK_FORMS } from '@velvet/validation/sign-up-guard-fields';
 import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import type { Logger } from '../logger.ts';
+import { deriveKey } from '../lib/tokens.ts';
 import { enforceRateLimit } from '../rate-limit.ts';
 import type { RateLimiters } from '../rate-limit.ts';
 import { mailboxOf } from './email-normalization.ts';
@@ -27,15 +29,23 @@ interface SignUpSubmission {
   exempt?: boolean;
 }
 
-/** The mailbox limit's key: one count per form and mailbox (however the address is spelled). */
-const signUpMailboxKey = (form: ProofOfWorkForm, email: string) => `${form}:${mailboxOf(email)}`;
+/**
+ * The mailbox limit's key: one count per form and mailbox (however the address is spelled). The
+ * mailbox is named by its HMAC under a key of APP_SECRET, as the audit log names people (ADR 048):
+ * the counts live in Redis, where an address in a key name would be personal data in clear for
+ * anyone who can list the keys.
+ */
+function signUpMailboxKey(form: ProofOfWorkForm, email: string, secret: string): string {
+  const mailbox = createHmac('sha256', deriveKey(secret, 'sign-up-mailbox')).update(mailboxOf(email)).digest('base64url');
+  return `${form}:${mailbox.slice(0, 22)}`;
+}
 
 /**
  * Forgets the mailbox limit's counts of this address on every form (an erasure, ADR 048): they
  * are keyed by the mailbox, so they would otherwise outlive the person's data by up to an hour.
  */
-export async function forgetMailbox(limiters: Pick<RateLimiters, 'signUpMailbox'>, email: string): Promise<void> {
-  await Promise.all(PROOF_OF_WORK_FORMS.map((form) => limiters.signUpMailbox.forget(signUpMailboxKey(form, email))));
+export async function forgetMailbox(limiters: Pick<RateLimiters, 'signUpMailbox'>, email: string, secret: string): Promise<void> {
+  await Promise.all(PROOF_OF_WORK_FORMS.map((form) => limiters.signUpMailbox.forget(signUpMailboxKey(form, email, secret))));
 }
 
 export interface SignUpGate {
@@ -69,7 +79,7 @@ export function createSignUpGate(deps: {
         if (!proof.ok) return refuse(`proof of work ${proof.reason}`);
         if (!(await deps.limiters.proofOfWorkReplay.consume(proof.signature)).allowed) return refuse('proof of work used before');
       }
-      if (!(await deps.limiters.signUpMailbox.consume(signUpMailboxKey(form, submission.email))).allowed) return refuse('mailbox limit');
+      if (!(await deps.limiters.signUpMailbox.consume(signUpMailboxKey(form, submission.email, deps.secret))).allowed) return refuse('mailbox limit');
       return true;
     },
   };

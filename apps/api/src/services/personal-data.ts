@@ -210,7 +210,7 @@ export async function erasePersonalData(deps: PrivacyDeps, actor: AuditActor, in
   const at = deps.now.toISOString();
   // First, so that a Redis that cannot be reached stops the erasure before anything is deleted
   // (the admin tries again) rather than after the rows went, with the counts left behind.
-  await forgetMailbox(deps.limiters, email);
+  await forgetMailbox(deps.limiters, email, deps.secret);
   return deps.db.transaction().execute(async (trx): Promise<Result<ErasureReceipt>> => {
     const member = await trx.selectFrom('members').select(['id']).where('email', '=', email).executeTakeFirst();
     if (member) await lockRow(trx, 'members', member.id);
