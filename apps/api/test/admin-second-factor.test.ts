@@ -20,6 +20,10 @@ import { graphql } from './support/graphql.ts';
 const PASSWORD = 'correct horse battery staple';
 const LOGIN = `mutation login($email: String!, $password: String!) {
   adminLogin(email: $email, password: $password) { token secondFactorChallenge userErrors { code field messageId } } }`;
+const LOGIN_IN_LANGUAGE = `mutation login($email: String!, $password: String!, $language: String) {
+  adminLogin(email: $email, password: $password, language: $language) { token secondFactorChallenge userErrors { code field messageId } } }`;
+const VERIFY_IN_LANGUAGE = `mutation verify($challenge: String!, $code: String!, $language: String) {
+  adminVerifySecondFactor(challenge: $challenge, code: $code, language: $language) { token secondFactorChallenge userErrors { code field messageId } } }`;
 const VERIFY = `mutation verify($challenge: String!, $code: String!) {
   adminVerifySecondFactor(challenge: $challenge, code: $code) { token secondFactorChallenge userErrors { code field messageId } } }`;
 
@@ -225,5 +229,26 @@ describe.each(ENGINES)('admin second factor on %s', (engine) => {
     expect(await sessionsOf(admin.id)).toBe(1);
     // The recovery code was not spent by the refusal.
     expect((await verify(await challengeFor(admin.email), admin.recoveryCodes[1]!)).data?.adminVerifySecondFactor.token).toEqual(expect.any(String));
+  });
+
+  it('keeps the console’s language when a sign-in completes, not at the password step, and ignores one it does not know', async () => {
+    const at = api.clock.fix(T0);
+    const admin = await adminWithFactor(at);
+    const language = async () => (await database.db.selectFrom('admin_users').select('language').where('id', '=', admin.id).executeTakeFirstOrThrow()).language;
+    const password = await graphql<{ adminLogin: SignIn }>(api.yoga, LOGIN_IN_LANGUAGE, { variables: { email: admin.email, password: PASSWORD, language: 'sv' } });
+    const challenge = password.body.data!.adminLogin.secondFactorChallenge!;
+    expect(await language()).toBeNull();
+    const wrong = await graphql<{ adminVerifySecondFactor: SignIn }>(api.yoga, VERIFY_IN_LANGUAGE, { variables: { challenge, code: wrongCodeAt(admin.secret, at), language: 'sv' } });
+    expect(wrong.body.data!.adminVerifySecondFactor.userErrors).toEqual([INVALID]);
+    expect(await language()).toBeNull();
+    const right = await graphql<{ adminVerifySecondFactor: SignIn }>(api.yoga, VERIFY_IN_LANGUAGE, { variables: { challenge, code: codeAt(admin.secret, at), language: 'sv' } });
+    expect(right.body.data!.adminVerifySecondFactor.token).toEqual(expect.any(String));
+    expect(await language()).toBe('sv');
+    // A language the club does not write in changes nothing.
+    const again = await graphql<{ adminLogin: SignIn }>(api.yoga, LOGIN_IN_LANGUAGE, { variables: { email: admin.email, password: PASSWORD, language: 'xx' } });
+    const next = api.clock.fix(minutesAfter(T0, 1));
+    await graphql(api.yoga, VERIFY_IN_LANGUAGE, { variables: { challenge: again.body.data!.adminLogin.secondFactorChallenge!, code: codeAt(admin.secret, next), language: 'xx' } });
+    expect(await sessionsOf(admin.id)).toBe(2);
+    expect(await language()).toBe('sv');
   });
 });

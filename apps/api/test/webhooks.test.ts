@@ -6,6 +6,7 @@
  * same id, every configuration change and replay audited, and only the owner sees any of it.
  * No sleeps: the worker's clock is moved instead of waiting for a back-off.
  */
+import { catalogs } from '@velvet/i18n/catalogs';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
@@ -134,9 +135,9 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     new WebhookWorker({ db: database.db, secret: TEST_SECRET, logger: createLogger(testEnv()), now: api.clock, random: () => 0, timeoutMs: 500, localInstance: true });
 
   /** An owner, a receiver and an endpoint hearing every type; the secret as shown once. */
-  async function setUp() {
+  async function setUp(language?: string) {
     api.clock.fix('2026-11-20T10:00:00.000Z');
-    const owner = await signedIn('owner');
+    const owner = await signedIn('owner', language);
     const receiver = await startReceiver(api.clock);
     receivers.push(receiver);
     const created = await call<{ webhookEndpointCreate: { secret: string; endpoint: { id: string; enabled: boolean } } }>(CREATE, owner.token, {
@@ -271,7 +272,8 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
   });
 
   it('disables an endpoint failing for a day, tells every owner by email, and sends what waited once it is on again', async () => {
-    const { owner, receiver, endpointId } = await setUp();
+    // The owner reads the console in Polish: the email is written in Polish.
+    const { owner, receiver, endpointId } = await setUp('pl');
     receiver.answer('fail');
     await apply(uniqueEmail('waits'));
     const run = worker();
@@ -288,7 +290,9 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
 
     const mails = await database.db.selectFrom('email_outbox').select(['recipient', 'template', 'locale', 'payload']).where('template', '=', 'webhook-disabled').execute();
     expect(mails.map((m) => m.recipient)).toEqual([owner.email]);
+    expect(mails[0]!.locale).toBe('pl');
     const mail = await renderOutboxEmail(mails[0]!, { publicUrl: 'https://club.example', secret: TEST_SECRET });
+    expect(mail.subject).toBe(catalogs.pl['email.webhookDisabled.subject']);
     expect(mail.text).toContain('127.0.0.1');
     expect(mail.text).toContain('https://club.example/admin/webhooks');
 

@@ -114,6 +114,8 @@ interface AdminUsersTable {
   totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
   password_changed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   disabled_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** The console's language at the last sign-in (one of the seven locales): the language of emails to the admin; null before it. */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
   /** Wrong second-factor codes since `second_factor_failures_since` (ADR 045, addendum). */
   second_factor_failures: ColumnType<number, number | undefined, number>;
   second_factor_failures_since: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;

@@ -8,6 +8,7 @@ import type { AdminSessionInfo, RefusalReason, SignInResult } from '../auth/admi
 import { ADMIN_PERMISSIONS, ADMIN_ROLES, can } from '@velvet/validation/admin';
 import type { AdminPermission, AdminRole } from '@velvet/validation/admin';
 import { normalizeRegistrationCode } from '@velvet/validation/registration-code';
+import { isLocale } from '@velvet/i18n/locales';
 import { recordAudit } from '../domain/audit-log.ts';
 import type { AuditActor } from '../domain/audit-log.ts';
 import { readSecurityPolicy } from '../services/manage-admins.ts';
@@ -102,6 +103,8 @@ GenerateRegistrationLinkPayloadRef.implement({
   }),
 });
 
+const LANGUAGE_ARG = 'The console\'s language (en, de, fr, it, nl, pl or sv; anything else is ignored): kept when the sign-in completes, for the emails the club sends the admin.';
+
 const emailKey = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
 
 builder.mutationField('adminLogin', (t) =>
@@ -111,13 +114,17 @@ builder.mutationField('adminLogin', (t) =>
       'Signs an admin in (the password step). Rate limited per client IP (5/minute) and per email and client IP (10/hour): ' +
       'RATE_LIMITED with retryAfterSeconds. Beyond 30 failures a minute from everyone together, failures are answered a ' +
       'second later. Every sign-in and failed sign-in is in the audit log.',
-    args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: async (_root, { email, password }, ctx) => {
+    args: {
+      email: t.arg.string({ required: true }),
+      password: t.arg.string({ required: true }),
+      language: t.arg.string({ required: false, description: LANGUAGE_ARG }),
+    },
+    resolve: async (_root, { email, password, language }, ctx) => {
       await enforceRateLimit(ctx.limiters.adminLoginIp, ctx.requestNetwork);
       // Per account only together with the address: strangers elsewhere cannot lock the admin out.
       await enforceRateLimit(ctx.limiters.adminLoginAccountIp, `${emailKey(email)}:${ctx.requestNetwork}`);
       const result = await loginAdmin({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now }, { email, password });
-      return signInAnswer(ctx, result, email.trim().toLowerCase());
+      return signInAnswer(ctx, result, email.trim().toLowerCase(), language);
     },
   }),
 );
@@ -131,12 +138,16 @@ builder.mutationField('adminVerifySecondFactor', (t) =>
       'SECOND_FACTOR_EXPIRED (sign in again); SECOND_FACTOR_ATTEMPTS_EXHAUSTED after a challenge\'s fifth wrong code (sign ' +
       'in again); SECOND_FACTOR_LOCKED after ten wrong codes of the admin in 15 minutes (until those 15 minutes end). ' +
       'Rate limited per client network (10/minute; an IPv6 /64 is one client).',
-    args: { challenge: t.arg.string({ required: true }), code: t.arg.string({ required: true }) },
-    resolve: async (_root, { challenge, code }, ctx) => {
+    args: {
+      challenge: t.arg.string({ required: true }),
+      code: t.arg.string({ required: true }),
+      language: t.arg.string({ required: false, description: LANGUAGE_ARG }),
+    },
+    resolve: async (_root, { challenge, code, language }, ctx) => {
       // Per network: an IPv6 client has a /64 of addresses. Per challenge and per admin: verifySecondFactor.
       await enforceRateLimit(ctx.limiters.adminSecondFactorIp, ctx.requestNetwork);
       const result = await verifySecondFactor({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now }, { challenge, code });
-      return signInAnswer(ctx, result, null);
+      return signInAnswer(ctx, result, null, language);
     },
   }),
 );
@@ -148,8 +159,8 @@ const SECOND_FACTOR_ERRORS: Record<Exclude<RefusalReason, 'credentials'>, UserEr
   locked: { code: 'SECOND_FACTOR_LOCKED', field: null, messageId: 'admin.secondFactor.locked' },
 };
 
-/** The payload of either sign-in step, with its audit record. */
-async function signInAnswer(ctx: ApiContext, result: SignInResult, typedEmail: string | null): Promise<LoginResult> {
+/** The payload of either sign-in step, with its audit record; a completed sign-in keeps the console's language. */
+async function signInAnswer(ctx: ApiContext, result: SignInResult, typedEmail: string | null, language: string | null | undefined): Promise<LoginResult> {
   const admin = result.adminUserId
     ? await ctx.db.selectFrom('admin_users').select('email').where('id', '=', result.adminUserId).executeTakeFirst()
     : undefined;
@@ -167,6 +178,7 @@ async function signInAnswer(ctx: ApiContext, result: SignInResult, typedEmail: s
   if (result.kind === 'second-factor') {
     return { token: null, expiresAt: null, secondFactorChallenge: result.challenge, userErrors: [] };
   }
+  if (isLocale(language)) await ctx.db.updateTable('admin_users').set({ language }).where('id', '=', result.adminUserId).execute();
   await recordAudit(ctx.db, actor, { action: 'admin.signed-in' }, ctx.now ?? new Date());
   ctx.logger.info({ event: 'admin-login' }, 'admin signed in');
   return { token: result.token, expiresAt: result.expiresAt, secondFactorChallenge: null, userErrors: [] };

@@ -16,6 +16,7 @@
  *   emailed through the outbox in the transaction that disables it; its deliveries wait, and go out
  *   in order when the owner switches it on again.
  */
+import { isLocale } from '@velvet/i18n/locales';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import type { Kysely } from 'kysely';
@@ -276,15 +277,15 @@ async function disableIfFailingForADay(trx: Kysely<Database>, endpointId: string
     .executeTakeFirst();
   if (Number(switched.numUpdatedRows) !== 1) return 0;
   const endpoint = await trx.selectFrom('webhook_endpoints').select(['url', 'description', 'failing_since']).where('id', '=', endpointId).executeTakeFirstOrThrow();
-  const owners = await trx.selectFrom('admin_users').select('email').where('role', '=', 'owner').where('disabled_at', 'is', null).execute();
+  const owners = await trx.selectFrom('admin_users').select(['email', 'language']).where('role', '=', 'owner').where('disabled_at', 'is', null).execute();
   for (const owner of owners) {
     await enqueueEmail(
       trx,
       {
         template: 'webhook-disabled',
         recipient: owner.email,
-        // Admin accounts have no language of their own: the console's first language.
-        locale: 'en',
+        // The console's language at the owner's last sign-in; English for one who has not signed in since it was kept.
+        locale: isLocale(owner.language) ? owner.language : 'en',
         payload: { endpointHost: new URL(endpoint.url).host, description: endpoint.description, failingSince: new Date(endpoint.failing_since ?? now).toISOString() },
       },
       now,

@@ -7,17 +7,17 @@ import type { TestDatabase } from './database.ts';
 import { graphql } from './graphql.ts';
 
 const PASSWORD = 'correct horse battery staple';
-const LOGIN = 'mutation l($email: String!, $password: String!) { adminLogin(email: $email, password: $password) { token } }';
+const LOGIN = 'mutation l($email: String!, $password: String!, $language: String) { adminLogin(email: $email, password: $password, language: $language) { token } }';
 
 export function adminCalls(api: TestApi, database: TestDatabase) {
   const call = <T = Record<string, unknown>>(query: string, token: string | null, variables: Record<string, unknown> = {}) =>
     graphql<T>(api.yoga, query, { variables, headers: token ? { authorization: `Bearer ${token}` } : {} }).then((r) => r.body);
-  /** An admin of `role`, created now and signed in at the API's current time. */
-  async function signedIn(role: AdminRole): Promise<{ email: string; token: string }> {
+  /** An admin of `role`, created now and signed in at the API's current time (in the console's `language`, if given). */
+  async function signedIn(role: AdminRole, language?: string): Promise<{ email: string; token: string }> {
     const email = `${role}-${randomUUID()}@example.test`;
     const created = await createAdminUser(database.db, { email, password: PASSWORD, role });
     if (!created.ok) throw new Error(created.errors.join());
-    const login = await call<{ adminLogin: { token: string } }>(LOGIN, null, { email, password: PASSWORD });
+    const login = await call<{ adminLogin: { token: string } }>(LOGIN, null, { email, password: PASSWORD, language });
     return { email, token: login.data!.adminLogin.token };
   }
   return { call, signedIn };

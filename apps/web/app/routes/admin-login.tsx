@@ -42,7 +42,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formData.get('intent') === 'second-factor') return secondStep({ request, context }, formData);
   const submission = parseWithZod(formData, { schema: adminLoginForm });
   if (submission.status !== 'success') return { result: submission.reply({ hideFields: ['password'] }), notice: null, attempt: crypto.randomUUID() };
-  const result = await callApi(adminLogin, submission.value, { request, context });
+  // The console's language: the club writes to this admin in it.
+  const result = await callApi(adminLogin, { ...submission.value, language: context.get(localeContext).locale }, { request, context });
   if (!result.ok) return { result: submission.reply({ hideFields: ['password'] }), notice: apiFailureMessage(result.error), attempt: crypto.randomUUID() };
   const { token, secondFactorChallenge, userErrors } = result.data.adminLogin;
   // The password was right and this admin has a second factor: ask for it.
@@ -68,7 +69,7 @@ async function secondStep({ request, context }: Pick<Route.ActionArgs, 'request'
     challenge,
   });
   if (submission.status !== 'success') return again({});
-  const result = await callApi(adminVerifySecondFactor, submission.value, { request, context });
+  const result = await callApi(adminVerifySecondFactor, { ...submission.value, language: context.get(localeContext).locale }, { request, context });
   if (!result.ok) return again({ notice: apiFailureMessage(result.error) });
   const { token, userErrors } = result.data.adminVerifySecondFactor;
   if (token) return signedIn({ request, context }, token);

@@ -21,6 +21,7 @@ import { lobbyLinkReferenceMigration } from './0019-lobby-link-reference.ts';
 import { applicationDecisionsMigration } from './0020-application-decisions.ts';
 import { webhooksMigration } from './0021-webhooks.ts';
 import { dataLinksAndPrivacyRequestsMigration } from './0022-data-links-and-privacy-requests.ts';
+import { adminLanguageMigration } from './0023-admin-language.ts';
 
 /**
  * Every migration, by name, in order. A static object rather than a folder scan:
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '0020-application-decisions': applicationDecisionsMigration,
   '0021-webhooks': webhooksMigration,
   '0022-data-links-and-privacy-requests': dataLinksAndPrivacyRequestsMigration,
+  '0023-admin-language': adminLanguageMigration,
 };
 
 /** What a migration may need besides the database (migrate.ts hands it over). */

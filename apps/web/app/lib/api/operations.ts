@@ -79,15 +79,15 @@ export const registrationStatusSubscription = operation(
 
 export const adminLogin = operation(
   'adminLogin',
-  graphql(`mutation adminLogin($email: String!, $password: String!) {
-  adminLogin(email: $email, password: $password) { token expiresAt secondFactorChallenge userErrors { code field messageId } }
+  graphql(`mutation adminLogin($email: String!, $password: String!, $language: String) {
+  adminLogin(email: $email, password: $password, language: $language) { token expiresAt secondFactorChallenge userErrors { code field messageId } }
 }`),
 );
 
 export const adminVerifySecondFactor = operation(
   'adminVerifySecondFactor',
-  graphql(`mutation adminVerifySecondFactor($challenge: String!, $code: String!) {
-  adminVerifySecondFactor(challenge: $challenge, code: $code) { token expiresAt userErrors { code field messageId } }
+  graphql(`mutation adminVerifySecondFactor($challenge: String!, $code: String!, $language: String) {
+  adminVerifySecondFactor(challenge: $challenge, code: $code, language: $language) { token expiresAt userErrors { code field messageId } }
 }`),
 );
 
