@@ -30,7 +30,8 @@ describe('French dates', () => {
   });
 
   it('reach the strings of a rich-text message and leave its elements alone', () => {
-    const fr = intl('fr', { rich: '<b>Le</b> {date, date, long}' });
+    const messages = { rich: '<b>Le</b> {date, date, long}' };
+    const fr = withLocalDates('fr', createIntl<{ element: string }>({ locale: 'fr', messages, timeZone: 'Europe/Berlin' }, cache));
     const element = { element: 'b' };
     const parts = fr.formatMessage({ id: 'rich' }, { date: FIRST, b: () => element });
     expect(parts).toEqual([element, ' 1er décembre 2026']);
