@@ -185,6 +185,10 @@ test.describe('as a German applicant on a phone', () => {
     const received = mails.find((m) => m.subject === text('de', 'email.applicationReceived.subject'));
     await page.goto(statusLinkIn(received!));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'status.declined.title'));
+    // A decline keeps no address: the way to the person's data is the form that mails a data link.
+    await page.getByRole('link', { name: text('de', 'status.myData') }).click();
+    await expect(page).toHaveURL(/\/de\/my-data$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'myData.request.title'));
 
     // Applying again during the cool-down: a kind answer with the date, and no new email.
     await page.goto('/de/membership-interest/apply');

@@ -1,4 +1,4 @@
-import { Form, redirect } from 'react-router';
+import { Form, Link, redirect } from 'react-router';
 import { useIntl } from 'react-intl';
 import type { Route } from './+types/application-status';
 import { MessageScreen } from '../components/message-screen.tsx';
@@ -81,7 +81,13 @@ export default function ApplicationStatus({ loaderData, actionData }: Route.Comp
       <StandingDetails standing={standing} />
       {notice && <p role="alert" className="mt-6 border-l-2 border-alert pl-4">{t(notice.id, notice.values)}</p>}
       {standing.canWithdraw && <Withdraw reference={reference} state={standing.state} />}
-      {standing.state !== 'DECLINED' && (
+      {standing.state === 'DECLINED' ? (
+        // A decline keeps no address, only its pseudonym (ADR 063): the way to the data is the
+        // form that sends a data link to the address the person types.
+        <p className="mt-6 max-w-prose">
+          <Link to={path('/my-data')} className="link">{t('status.myData')}</Link>
+        </p>
+      ) : (
         <Form method="post" className="mt-6 max-w-prose">
           <input type="hidden" name="reference" value={reference} />
           <button type="submit" name="intent" value="my-data" className="link">{t('status.myData')}</button>
