@@ -115,6 +115,23 @@ test.describe('as the owner in Berlin, on a desktop', () => {
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, testInfo, 'webhooks-de-1440');
 
+      // More than a page of deliveries (25): the first is among the older ones, a click away, and a link leads back.
+      for (const more of [await createInvitation({ balance: 13 }), await createInvitation({ balance: 13 })]) {
+        for (let n = 0; n < 13; n++) await registerPending(more.code, { language: 'de' });
+      }
+      await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(28);
+      await page.reload();
+      await expect(endpoint.getByRole('row')).toHaveCount(26);
+      await expect(row).toHaveCount(0);
+      await endpoint.getByRole('link', { name: text('de', 'admin.webhooks.older') }).click();
+      await expect(page).toHaveURL(/\/admin\/webhooks\?after=[\w-]+#endpoint-/);
+      await expect(row).toContainText(text('de', 'admin.webhooks.status.delivered'));
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, testInfo, 'webhooks-older-de-1440');
+      await endpoint.getByRole('link', { name: text('de', 'admin.webhooks.newest') }).click();
+      await expect(page).toHaveURL(/\/admin\/webhooks#endpoint-/);
+      await expect(row).toHaveCount(0);
+
       await endpoint.getByRole('button', { name: text('de', 'admin.webhooks.delete') }).click();
       const confirm = page.getByRole('alertdialog');
       await expect(confirm).toContainText(text('de', 'admin.webhooks.deleteText'));

@@ -6,6 +6,7 @@
  * same id, every configuration change and replay audited, and only the owner sees any of it.
  * No sleeps: the worker's clock is moved instead of waiting for a back-off.
  */
+import { enqueueWebhookEvent } from '../src/webhooks/events.ts';
 import { catalogs } from '@velvet/i18n/catalogs';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -38,7 +39,7 @@ const REPLAY =
   'mutation p($endpointId: String!, $deliveryId: String, $failed: Boolean, $from: String, $to: String) { webhookReplay(endpointId: $endpointId, deliveryId: $deliveryId, failed: $failed, from: $from, to: $to) { count userErrors { code } } }';
 const JOIN = 'mutation j($token: String!, $language: String) { joinWaitlist(token: $token, language: $language) { outcome } }';
 const SELECT = 'mutation s($ids: [String!]!) { applicantsSelect(ids: $ids) { invited } }';
-const ENDPOINTS = '{ webhookEndpoints { id enabled disabledReason failingSince deliveries { id eventType status attempts lastStatusCode lastError nextAttemptAt } } }';
+const ENDPOINTS = '{ webhookEndpoints { id enabled disabledReason failingSince deliveryPage { deliveries { id eventType status attempts lastStatusCode lastError nextAttemptAt } } } }';
 const AUDIT = '{ auditLog(first: 50) { entries { action target details } } }';
 
 const ALL_TYPES = ['member.registered', 'member.activated', 'waitlist.joined', 'application.received', 'application.decided', 'code.quarantined'];
@@ -302,8 +303,8 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(receiver.received).toHaveLength(attempts);
     // A day later the owner signs in again (sessions do not last a day).
     const back = await signedIn('owner');
-    const shown = await call<{ webhookEndpoints: { disabledReason: string; deliveries: { status: string }[] }[] }>(ENDPOINTS, back.token);
-    expect(shown.data!.webhookEndpoints[0]).toMatchObject({ disabledReason: 'failing', deliveries: [{ status: 'pending' }] });
+    const shown = await call<{ webhookEndpoints: { disabledReason: string; deliveryPage: { deliveries: { status: string }[] } }[] }>(ENDPOINTS, back.token);
+    expect(shown.data!.webhookEndpoints[0]).toMatchObject({ disabledReason: 'failing', deliveryPage: { deliveries: [{ status: 'pending' }] } });
 
     receiver.answer('ok');
     const on = await call(UPDATE, back.token, { id: endpointId, enabled: true, input: { url: receiver.url, description: 'CRM', eventTypes: ALL_TYPES } });
@@ -392,6 +393,34 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     const bodies = receiver.received.map((r) => r.body).join();
     for (const address of [member.email, waiting, applicant]) expect(bodies).not.toContain(address);
     expect(bodies).not.toContain(member.firstName);
+  });
+
+  it('lists an endpoint’s deliveries a page at a time, newest first, with a cursor only that endpoint follows', async () => {
+    const { owner, endpointId } = await setUp();
+    const second = await startReceiver(api.clock);
+    receivers.push(second);
+    const other = await call<{ webhookEndpointCreate: { endpoint: { id: string } } }>(CREATE, owner.token, { input: { url: second.url, eventTypes: ['code.quarantined'] } });
+    const otherId = other.data!.webhookEndpointCreate.endpoint.id;
+    for (let n = 0; n < 30; n++) await enqueueWebhookEvent(database.db, { type: 'code.quarantined', data: { code: `PAGE${n}` } }, api.clock());
+    const PAGE = 'query p($after: String) { webhookEndpoints { id deliveryPage(first: 25, after: $after) { deliveries { id } nextCursor paged } } }';
+    type Page = { id: string; deliveryPage: { deliveries: { id: string }[]; nextCursor: string | null; paged: boolean } };
+    const pageOf = async (id: string, after?: string) =>
+      (await call<{ webhookEndpoints: Page[] }>(PAGE, owner.token, { after })).data!.webhookEndpoints.find((e) => e.id === id)!.deliveryPage;
+    const written = (await database.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpointId).orderBy('seq', 'desc').execute()).map((d) => d.id);
+    expect(written).toHaveLength(30);
+
+    const newest = await pageOf(endpointId);
+    expect(newest.deliveries.map((d) => d.id)).toEqual(written.slice(0, 25));
+    expect(newest).toMatchObject({ paged: false, nextCursor: expect.any(String) });
+    const older = await pageOf(endpointId, newest.nextCursor!);
+    expect(older).toEqual({ deliveries: written.slice(25).map((id) => ({ id })), nextCursor: null, paged: true });
+    // The same cursor leaves the other endpoint on its newest page; anything else is the newest page.
+    const otherPage = await pageOf(otherId, newest.nextCursor!);
+    expect(otherPage).toMatchObject({ paged: false, nextCursor: expect.any(String) });
+    expect(otherPage.deliveries).toHaveLength(25);
+    for (const junk of ['', 'not-a-cursor', Buffer.from(`${endpointId}|x`).toString('base64url'), 'x'.repeat(300)]) {
+      expect((await pageOf(endpointId, junk)).deliveries.map((d) => d.id)).toEqual(written.slice(0, 25));
+    }
   });
 
   it('writes nothing when nobody listens, and only for the types an endpoint chose', async () => {

@@ -15,7 +15,7 @@ import {
   rotateEndpointSecret,
   updateEndpoint,
 } from '../webhooks/endpoints.ts';
-import type { ReplaySelection, WebhookDelivery, WebhookEndpoint } from '../webhooks/endpoints.ts';
+import type { DeliveryPage, ReplaySelection, WebhookDelivery, WebhookEndpoint } from '../webhooks/endpoints.ts';
 import { actorOf, requireAdmin } from './admin.ts';
 import { builder } from './builder.ts';
 import { UserErrorRef, answer } from './user-errors.ts';
@@ -37,6 +37,15 @@ DeliveryRef.implement({
   }),
 });
 
+const DeliveryPageRef = builder.objectRef<DeliveryPage>('WebhookDeliveryPage');
+DeliveryPageRef.implement({
+  fields: (t) => ({
+    deliveries: t.field({ type: [DeliveryRef], resolve: (p) => p.deliveries }),
+    nextCursor: t.string({ nullable: true, description: 'Pass as `after` for the older deliveries; null on the last page.', resolve: (p) => p.nextCursor }),
+    paged: t.exposeBoolean('paged', { description: '`after` named a page of this endpoint: these are not its newest deliveries.' }),
+  }),
+});
+
 const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint');
 EndpointRef.implement({
   fields: (t) => ({
@@ -49,11 +58,13 @@ EndpointRef.implement({
     disabledAt: t.string({ nullable: true, resolve: (e) => e.disabledAt }),
     failingSince: t.string({ nullable: true, description: 'The first failure since the last success.', resolve: (e) => e.failingSince }),
     createdAt: t.exposeString('createdAt'),
-    deliveries: t.field({
-      type: [DeliveryRef],
-      description: 'Recent deliveries, newest first.',
-      args: { first: t.arg.int({ required: false, defaultValue: 25 }) },
-      resolve: (e, { first }, ctx) => listDeliveries(ctx.db, e.id, first ?? 25),
+    deliveryPage: t.field({
+      type: DeliveryPageRef,
+      description:
+        'The deliveries, newest first, a page at a time: `after` is a nextCursor of this endpoint (one of another endpoint, or ' +
+        'anything else, gives the newest page, so one cursor can be passed to every endpoint of a list).',
+      args: { first: t.arg.int({ required: false, defaultValue: 25 }), after: t.arg.string({ required: false }) },
+      resolve: (e, { first, after }, ctx) => listDeliveries(ctx.db, e.id, { first: first ?? 25, after }),
     }),
   }),
 });

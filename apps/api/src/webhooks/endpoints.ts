@@ -237,16 +237,33 @@ export async function deleteEndpoint(deps: WebhookDeps, actor: AuditActor, id: s
   return deleted ? ok(true) : NOT_FOUND();
 }
 
-/** The endpoint's deliveries, newest first (at most `first`, 200 at most). */
-export async function listDeliveries(db: Db, endpointId: string, first: number): Promise<WebhookDelivery[]> {
-  const rows = await db
+/** A page of an endpoint's deliveries, newest first, and the cursor of the next (older) page. */
+export interface DeliveryPage {
+  deliveries: WebhookDelivery[];
+  /** Pass as `after` for the older deliveries; null on the last page. */
+  nextCursor: string | null;
+  /** `after` was a cursor of this endpoint: these are not its newest deliveries. */
+  paged: boolean;
+}
+
+/**
+ * The endpoint's deliveries, newest first (at most `first`, 200 at most), older than the `after`
+ * cursor when it is one of this endpoint's. A cursor names its endpoint, so one cursor can be
+ * handed to every endpoint of a page: the others show their newest, as for anything that is not a
+ * cursor of ours.
+ */
+export async function listDeliveries(db: Db, endpointId: string, options: { first: number; after?: string | null }): Promise<DeliveryPage> {
+  const first = Math.min(Math.max(options.first, 1), 200);
+  const before = decodeDeliveryCursor(options.after, endpointId);
+  let query = db
     .selectFrom('webhook_deliveries')
-    .select(['id', 'event_type', 'status', 'attempts', 'created_at', 'last_attempt_at', 'last_status_code', 'last_error', 'next_attempt_at', 'delivered_at'])
-    .where('endpoint_id', '=', endpointId)
-    .orderBy('seq', 'desc')
-    .limit(Math.min(Math.max(first, 1), 200))
-    .execute();
-  return rows.map((row) => ({
+    .select(['seq', 'id', 'event_type', 'status', 'attempts', 'created_at', 'last_attempt_at', 'last_status_code', 'last_error', 'next_attempt_at', 'delivered_at'])
+    .where('endpoint_id', '=', endpointId);
+  if (before !== null) query = query.where('seq', '<', before);
+  const rows = await query.orderBy('seq', 'desc').limit(first + 1).execute();
+  const page = rows.slice(0, first);
+  const last = page.at(-1);
+  const deliveries = page.map((row) => ({
     id: row.id,
     eventType: row.event_type,
     status: row.status,
@@ -259,6 +276,15 @@ export async function listDeliveries(db: Db, endpointId: string, first: number):
     nextAttemptAt: row.status === 'delivered' ? null : row.next_attempt_at,
     deliveredAt: row.delivered_at,
   }));
+  const nextCursor = rows.length > first && last ? Buffer.from(`${endpointId}|${Number(last.seq)}`, 'utf8').toString('base64url') : null;
+  return { deliveries, nextCursor, paged: before !== null };
+}
+
+/** The sequence number a cursor of this endpoint stops before; null for anything else. */
+function decodeDeliveryCursor(cursor: string | null | undefined, endpointId: string): number | null {
+  if (!cursor || cursor.length > 200) return null;
+  const match = /^([A-Za-z0-9-]{1,64})\|(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match?.[1] === endpointId && match[2] ? Number(match[2]) : null;
 }
 
 /** Which deliveries of an endpoint to send again: one, those not delivered yet that failed, or those written in a time range. */

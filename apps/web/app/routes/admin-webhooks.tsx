@@ -28,7 +28,9 @@ const isRange = (value: unknown): value is RangeName => typeof value === 'string
  */
 export async function loader(args: Route.LoaderArgs) {
   const { email, token, session } = await requireAdmin(args);
-  const result = await callApi(getWebhooks, {}, { ...args, token });
+  // A page of one endpoint's older deliveries (its cursor names it); the others show their newest.
+  const after = new URL(args.request.url).searchParams.get('after')?.slice(0, 200) || null;
+  const result = await callApi(getWebhooks, { after }, { ...args, token });
   return {
     email,
     permissions: session.permissions,
@@ -98,7 +100,7 @@ export async function action(args: Route.ActionArgs) {
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: 'admin.webhooks.metaTitle', noIndex: true });
 
 type Endpoint = NonNullable<Route.ComponentProps['loaderData']['endpoints']>[number];
-type Delivery = Endpoint['deliveries'][number];
+type Delivery = Endpoint['deliveryPage']['deliveries'][number];
 
 const hostOf = (url: string) => {
   try {
@@ -266,7 +268,7 @@ function EndpointSection({ endpoint }: { endpoint: Endpoint }) {
         caption={`${t('admin.webhooks.deliveries')}: ${endpoint.description || host}`}
         className="mt-8"
         minWidth="min-w-[52rem]"
-        rows={endpoint.deliveries}
+        rows={endpoint.deliveryPage.deliveries}
         rowKey={(d) => d.id}
         rowTestId={(d) => `delivery-${d.id}`}
         empty={t('admin.webhooks.noDeliveries')}
@@ -302,6 +304,14 @@ function EndpointSection({ endpoint }: { endpoint: Endpoint }) {
           },
         ]}
       />
+      {(endpoint.deliveryPage.paged || endpoint.deliveryPage.nextCursor) && (
+        <nav aria-label={`${t('admin.webhooks.deliveries')}: ${endpoint.description || host}`} className="mt-6 flex flex-wrap gap-4">
+          {endpoint.deliveryPage.paged && <Link to={{ search: '', hash: titleId }} className="btn-inverse">{t('admin.webhooks.newest')}</Link>}
+          {endpoint.deliveryPage.nextCursor && (
+            <Link to={{ search: `?after=${endpoint.deliveryPage.nextCursor}`, hash: titleId }} className="btn-inverse">{t('admin.webhooks.older')}</Link>
+          )}
+        </nav>
+      )}
     </section>
   );
 }

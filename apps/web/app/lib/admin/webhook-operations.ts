@@ -3,10 +3,13 @@ import { graphql, operation } from '../api/operations.ts';
 
 export const getWebhooks = operation(
   'webhookEndpoints',
-  graphql(`query webhookEndpoints {
+  graphql(`query webhookEndpoints($after: String) {
   webhookEndpoints {
     id url description eventTypes enabled disabledReason failingSince
-    deliveries(first: 25) { id eventType status attempts createdAt lastAttemptAt lastStatusCode lastError nextAttemptAt deliveredAt }
+    deliveryPage(first: 25, after: $after) {
+      deliveries { id eventType status attempts createdAt lastAttemptAt lastStatusCode lastError nextAttemptAt deliveredAt }
+      nextCursor paged
+    }
   }
 }`),
 );
