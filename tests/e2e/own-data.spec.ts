@@ -17,7 +17,7 @@ import { signInToConsole } from './support/console.ts';
 import { createInvitation, graphql, lobbyLink, newAdmin, proofOfWork, registerPending } from './support/data.ts';
 import type { ReceivedMail } from './support/mail.ts';
 import { uniqueEmail, waitForMail } from './support/mail.ts';
-import { expect, test, text } from './support.ts';
+import { expect, test, text, textWithCounts } from './support.ts';
 
 const axeViolations = (page: Page) =>
   new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze().then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
@@ -94,6 +94,12 @@ test.describe('as a German applicant on a phone', () => {
     expect(mail!.subject).toBe(text('de', 'email.dataLink.subject'));
     await page.goto(dataLinkIn(mail!));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('de', 'myData.title'));
+    // Nothing but the email with the link: said in words, not as a list of zeros.
+    await expect(page.getByText(text('de', 'myData.nothingHeld.text'))).toBeVisible();
+    await expect(page.getByText(textWithCounts('de', 'myData.nothingHeld.linkEmail', { days: 30 }))).toBeVisible();
+    await expect(page.getByRole('heading', { name: text('de', 'myData.held.title'), exact: true })).toHaveCount(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath('own-data-stranger-de-390.png'), fullPage: true });
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import type { ApiContext } from '../context.ts';
 import { enforceRateLimit } from '../rate-limit.ts';
+import { RETENTION_DAYS } from '../jobs/retention.ts';
 import { eraseOwnData, exportOwnData, listPrivacyRequests, markPrivacyRequestDone, readOwnData, requestDataLink, withdrawOwnNewsletter } from '../services/own-data.ts';
 import type { EraseOwnOutcome, OwnDataRead, PrivacyRequestRow, WithdrawNewsletterOutcome } from '../services/own-data.ts';
 import { dataLinkFromStatus } from '../services/application-status.ts';
@@ -76,6 +77,7 @@ OwnDataRef.implement({
     linkExpiresAt: t.string({ nullable: true, resolve: (r) => (r.ok ? r.view.linkExpiresAt : null) }),
     openRequestReceivedAt: t.string({ nullable: true, resolve: (r) => (r.ok ? (r.view.openRequest?.receivedAt ?? null) : null) }),
     openRequestDueAt: t.string({ nullable: true, resolve: (r) => (r.ok ? (r.view.openRequest?.dueAt ?? null) : null) }),
+    sentEmailsKeptDays: t.int({ description: 'How many days the record of a sent email is kept (the retention job\'s, ADR 014).', resolve: () => RETENTION_DAYS.sentEmails }),
   }),
 });
 

@@ -166,7 +166,7 @@ interface ExportDocument {
   waitingList: { joinedAt: string; invitedAt: string | null; language: string } | null;
   application: { createdAt: string; selectedAt: string | null; country: string | null; language: string } | null;
   consentRecords: unknown[];
-  emails: unknown[];
+  emails: { template: string }[];
 }
 
 /** What the club holds, in the reader's language: one line per kind, the dates long. */
@@ -180,8 +180,17 @@ function Held({ data, newsletterWithdrawn }: { data: OwnData; newsletterWithdraw
   const country = (code: string | null) => (code ? (new Intl.DisplayNames([intl.locale], { type: 'region' }).of(code) ?? code) : null);
   if (!data.document) return <p className="mt-8 max-w-prose text-lg leading-relaxed">{t('myData.nothingHeld.text')}</p>;
   const held = JSON.parse(data.document) as ExportDocument;
-  const rows: { label: string; value: string }[] = [];
   const { application, waitingList, registration } = held;
+  // Someone the club knows nothing else about: the email that brought this link is all it keeps.
+  if (!application && !waitingList && !registration && held.heldRegistrations.length === 0 && held.consentRecords.length === 0 && held.emails.every((e) => e.template === 'data-link')) {
+    return (
+      <div className="mt-8 max-w-prose space-y-4 leading-relaxed">
+        <p className="text-lg">{t('myData.nothingHeld.text')}</p>
+        <p>{t('myData.nothingHeld.linkEmail', { days: data.sentEmailsKeptDays })}</p>
+      </div>
+    );
+  }
+  const rows: { label: string; value: string }[] = [];
   if (application) {
     rows.push({ label: t('myData.held.application'), value: joinKnown(t('myData.held.applicationValue', { date: date(application.createdAt) }), country(application.country), language(application.language)) });
   }

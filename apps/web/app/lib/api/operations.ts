@@ -271,7 +271,7 @@ export const requestDataLink = operation(
 export const ownData = operation(
   'ownData',
   graphql(`query ownData($reference: String!) {
-  ownData(reference: $reference) { state email document newsletter activeMember linkExpiresAt openRequestReceivedAt openRequestDueAt }
+  ownData(reference: $reference) { state email document newsletter activeMember linkExpiresAt openRequestReceivedAt openRequestDueAt sentEmailsKeptDays }
 }`),
 );
 
