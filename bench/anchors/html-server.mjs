@@ -11,7 +11,10 @@
  * body (in whatever encoding nginx sent, brotli for a Chromium), byte for byte. The floor then sends the same bytes as the cache, headers included (a
  * client parses every header line: 1.3 kB of them against 3 made the floor look cheaper than it is).
  *
- *   node bench/anchors/html-server.mjs <port> <HTML file> [<recorded headers JSON> <recorded compressed body>]
+ * With several recorded bodies (a lengths JSON splits the body file), the answers take them in turn:
+ * nginx answers from one of a page's 256 copies per request, and the floor sends the same stream.
+ *
+ *   node bench/anchors/html-server.mjs <port> <HTML file> [<recorded headers JSON> <recorded compressed body or bodies> [<their lengths JSON>]]
  *
  * Prints "listening <port>" when ready; stops on SIGTERM.
  */
@@ -19,9 +22,19 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
-const [portArg, htmlFile, headersFile, compressedFile] = process.argv.slice(2);
+const [portArg, htmlFile, headersFile, compressedFile, lengthsFile] = process.argv.slice(2);
 const body = readFileSync(htmlFile);
 const compressed = compressedFile ? readFileSync(compressedFile) : gzipSync(body, { level: 9 });
+/** The compressed bodies in the order they are sent: the recording split by its lengths, else the one. */
+const bodies = [];
+if (lengthsFile) {
+  let at = 0;
+  for (const length of /** @type {number[]} */ (JSON.parse(readFileSync(lengthsFile, 'utf8')))) {
+    bodies.push(compressed.subarray(at, at + length));
+    at += length;
+  }
+} else bodies.push(compressed);
+let next = 0;
 /** The recorded response's header lines, [name, value][] (node:http adds Date, Connection and Keep-Alive itself). */
 const compressedHeaders = headersFile
   ? (/** @type {[string, string][]} */ (JSON.parse(readFileSync(headersFile, 'utf8')))).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name.toLowerCase()))
@@ -29,7 +42,7 @@ const compressedHeaders = headersFile
 const server = createServer((request, response) => {
   if (request.headers['accept-encoding']?.includes('gzip')) {
     response.writeHead(200, compressedHeaders.flat());
-    response.end(compressed);
+    response.end(bodies[next++ % bodies.length]);
     return;
   }
   response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.byteLength });

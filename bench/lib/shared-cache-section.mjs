@@ -2,8 +2,8 @@
  * Public pages through a standard shared cache (ADR 053, issue 19 §5): nginx from Debian's
  * packages in front of the product, configured from deploy/nginx/nginx.conf.template
  * (scripts/nginx.mjs), against the bare `node:http` floor sending the same bytes
- * (bench/anchors/html-server.mjs: the response nginx gave, headers and compressed body, replayed), both
- * as browsers ask (compressed). Goal: at least 1.0 of
+ * (bench/anchors/html-server.mjs: the answers nginx gave, header lines and compressed bodies, replayed
+ * in the order nginx sent them), both as browsers ask (compressed). Goal: at least 1.0 of
  * the floor. nginx keys a page by its experiment bucket (256 of them), so before each page is
  * measured the cache is filled — asked until 512 answers in a row were hits — and the run
  * measures the steady state: hits, plus the copies that expire during it (a minute for the
@@ -75,6 +75,34 @@ function recordCompressed(url) {
   });
 }
 
+/** Answers of nginx the floor replays in turn (see recordAnswers). */
+const RECORDED_ANSWERS = 1024;
+
+/**
+ * What nginx sends a browser over `count` answers, in the order it sent them: the header lines of
+ * the first and the compressed body of every one. nginx answers each request from one of a page's
+ * 256 copies (the experiment bucket it draws), so its bodies differ from answer to answer; a floor
+ * that sent one of them every time would not send the same bytes, and the load generator decodes
+ * every body it receives as UTF-8 (autocannon keeps it as a string): the same 10 kB again and again
+ * costs it about 20 µs, 256 different ones about 120 µs each (the processor learns the one input's
+ * branches), which showed as nginx answering at 0.3 of the floor on a quiet machine.
+ * @returns {Promise<{ headers: [string, string][], bodies: Buffer[] }>}
+ */
+async function recordAnswers(url, count) {
+  /** @type {Buffer[]} */
+  const bodies = [];
+  let first = null;
+  const ask = async () => {
+    while (bodies.length < count) {
+      const answer = await recordCompressed(url);
+      first ??= answer;
+      bodies.push(answer.body);
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, ask));
+  return { headers: /** @type {{ headers: [string, string][] }} */ (first).headers, bodies: bodies.slice(0, count) };
+}
+
 /** @type {import('./sections.mjs').Section} */
 export const sharedCacheSection = {
   name: 'shared-cache',
@@ -98,23 +126,30 @@ export const sharedCacheSection = {
       const figures = [];
       const results = [];
       const fills = [];
+      const answersSeen = [];
       for (const page of PAGES) {
         const url = `${nginx.url}${page}`;
         const sample = await fetch(url, { headers: { 'accept-language': BROWSER['accept-language'], 'accept-encoding': 'identity' } });
         const html = await sample.text();
         const file = path.join(workDir, `page-${figures.length}.html`);
         writeFileSync(file, html);
-        const compressed = await recordCompressed(url);
-        writeFileSync(`${file}.headers.json`, JSON.stringify(compressed.headers));
-        writeFileSync(`${file}.body`, compressed.body);
-        const anchor = await startAnchor(root, 'html-server.mjs', ports.htmlAnchor, [file, `${file}.headers.json`, `${file}.body`], onCleanup);
+        // The cache filled, nginx's answers recorded; the floor replays them in turn.
+        const before = await fill(url);
+        const recorded = await recordAnswers(url, RECORDED_ANSWERS);
+        const distinct = new Set(recorded.bodies.map((body) => body.toString('base64'))).size;
+        writeFileSync(`${file}.headers.json`, JSON.stringify(recorded.headers));
+        writeFileSync(`${file}.body`, Buffer.concat(recorded.bodies));
+        writeFileSync(`${file}.lengths.json`, JSON.stringify(recorded.bodies.map((body) => body.byteLength)));
+        const anchor = await startAnchor(root, 'html-server.mjs', ports.htmlAnchor, [file, `${file}.headers.json`, `${file}.body`, `${file}.lengths.json`], onCleanup);
         let floor;
         try {
-          floor = await measure(`floor: node:http, ${page} as nginx answers it (same headers, same compressed bytes)`, { url: anchor.url, connections: settings.webConnections, duration: settings.duration, headers: BROWSER, cpu: anchor.cpu });
+          floor = await measure(`floor: node:http, ${page} as nginx answers it (same headers, nginx's ${RECORDED_ANSWERS} answers in turn)`, { url: anchor.url, connections: settings.webConnections, duration: settings.duration, headers: BROWSER, cpu: anchor.cpu });
         } finally {
           await anchor.stop();
         }
+        // Filled again: copies that expired while the floor was measured (10 s for an invitation).
         const filled = await fill(url);
+        answersSeen.push(`${page} ${distinct} different bodies in ${RECORDED_ANSWERS} answers (filled in ${num(before.ms / 1000, 1)} s)`);
         fills.push(`${page} ${filled.filled ? 'filled' : 'NOT filled'} in ${num(filled.ms / 1000, 1)} s (${filled.misses} misses of ${filled.asked})`);
         const cached = await measure(`nginx in front: ${page}`, { url, connections: settings.webConnections, duration: settings.duration, headers: BROWSER, cpu: nginxCpu });
         const ratio = cached.requestsPerSecond / floor.requestsPerSecond;
@@ -136,6 +171,7 @@ export const sharedCacheSection = {
           '',
           `  nginx ${ports.nginx} (${NGINX_WORKERS} worker process, as the floor is one process) in front of the web origin ${new URL(product.webUrl).host}; ${settings.webConnections} connections; Accept-Encoding and Accept-Language of a German Chromium.`,
           `  The cache filled before each measurement: ${fills.join('; ')}.`,
+          `  What the floor replays, recorded from the filled cache: ${answersSeen.join('; ')}.`,
           `  Shares of the floor: ${figures.filter((f) => f.id.startsWith('sharedCache.')).map((f) => `${f.label.replace('GET ', '').replace(' through nginx', '')} ${num(f.ratio ?? 0, 2)}`).join(', ')}.`,
           `  CPU per answer, nginx and the product behind it against the floor (lower is cheaper; the load generator's share of the 2 cores is not in it): ${PAGES.map((page, i) => `${page} ${cpuText(results[2 * i + 1])} vs ${cpuText(results[2 * i])}`).join(', ')}.`,
         ],
