@@ -126,6 +126,8 @@ test.describe('as the owner in Berlin, on a desktop', () => {
       await endpoint.getByRole('link', { name: text('de', 'admin.webhooks.older') }).click();
       await expect(page).toHaveURL(/\/admin\/webhooks\?after=[\w-]+#endpoint-/);
       await expect(row).toContainText(text('de', 'admin.webhooks.status.delivered'));
+      // The list says which deliveries these are.
+      await expect(endpoint.getByRole('region', { name: `${text('de', 'admin.webhooks.older')}: ${name}` })).toBeVisible();
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, testInfo, 'webhooks-older-de-1440');
       await endpoint.getByRole('link', { name: text('de', 'admin.webhooks.newest') }).click();

@@ -265,7 +265,7 @@ function EndpointSection({ endpoint }: { endpoint: Endpoint }) {
         </Form>
       </div>
       <AdminTable
-        caption={`${t('admin.webhooks.deliveries')}: ${endpoint.description || host}`}
+        caption={`${t(endpoint.deliveryPage.paged ? 'admin.webhooks.older' : 'admin.webhooks.deliveries')}: ${endpoint.description || host}`}
         className="mt-8"
         minWidth="min-w-[52rem]"
         rows={endpoint.deliveryPage.deliveries}
