@@ -4,10 +4,8 @@
  * address always gives the same reference (so a later request can be matched to an earlier one by
  * someone who is told the address), while the reference alone tells nobody the address.
  */
-import { createHmac } from 'node:crypto';
-import { deriveKey } from '../lib/tokens.ts';
+import { keyedName } from '../lib/tokens.ts';
 
 export function privacySubject(email: string, secret: string): string {
-  const mac = createHmac('sha256', deriveKey(secret, 'privacy-subject')).update(email.trim().toLowerCase()).digest('base64url');
-  return `subject:${mac.slice(0, 22)}`;
+  return `subject:${keyedName(secret, 'privacy-subject', email.trim().toLowerCase())}`;
 }

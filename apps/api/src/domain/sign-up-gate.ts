@@ -11,11 +11,10 @@
  * everyone together that a network's first sign-up of the hour is never held to — and beyond it
  * is told RATE_LIMITED, honestly, like any per-address limit.
  */
-import { createHmac } from 'node:crypto';
 import { PROOF_OF_WORK_FORMS } from '@velvet/validation/sign-up-guard-fields';
 import type { ProofOfWorkForm } from '@velvet/validation/sign-up-guard-fields';
 import type { Logger } from '../logger.ts';
-import { deriveKey } from '../lib/tokens.ts';
+import { keyedName } from '../lib/tokens.ts';
 import { enforceRateLimit } from '../rate-limit.ts';
 import type { RateLimiters } from '../rate-limit.ts';
 import { mailboxOf } from './email-normalization.ts';
@@ -36,8 +35,7 @@ interface SignUpSubmission {
  * anyone who can list the keys.
  */
 function signUpMailboxKey(form: ProofOfWorkForm, email: string, secret: string): string {
-  const mailbox = createHmac('sha256', deriveKey(secret, 'sign-up-mailbox')).update(mailboxOf(email)).digest('base64url');
-  return `${form}:${mailbox.slice(0, 22)}`;
+  return `${form}:${keyedName(secret, 'sign-up-mailbox', mailboxOf(email))}`;
 }
 
 /**

@@ -2,7 +2,7 @@
  * Secrets derived from APP_SECRET, random link ids and their hashes, and sealing of the
  * few secrets the database must hold for a while (the activation id an unsent email carries).
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 const derivedKeys = new Map<string, Buffer>();
 
@@ -44,6 +44,15 @@ export const REFERENCE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 /** base64url SHA-256: what the database stores instead of a link's id. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('base64url');
+}
+
+/**
+ * A stable name for personal data that does not reveal it (ADR 048): HMAC-SHA256 under a key of
+ * APP_SECRET for `purpose`, 128 bits as 22 base64url characters. The same value always gives the
+ * same name; without the secret, nobody turns the name back into the value.
+ */
+export function keyedName(secret: string, purpose: string, value: string): string {
+  return createHmac('sha256', deriveKey(secret, purpose)).update(value).digest('base64url').slice(0, 22);
 }
 
 const SEAL_VERSION = 'v1';
