@@ -4,10 +4,12 @@
  * (scripts/nginx.mjs), against the bare `node:http` floor sending the same bytes
  * (bench/anchors/html-server.mjs: the answers nginx gave, header lines and compressed bodies, replayed
  * in the order nginx sent them), both as browsers ask (compressed). Goal: at least 1.0 of
- * the floor. nginx keys a page by its experiment bucket (256 of them), so before each page is
- * measured the cache is filled — asked until 512 answers in a row were hits — and the run
- * measures the steady state: hits, plus the copies that expire during it (a minute for the
- * shop window, 10 s for an invitation, ADR 053) served stale while the origin renders them anew.
+ * the floor. nginx keys a page by the variation of the running experiments the visitor's bucket
+ * gets (one of 256 buckets, drawn per request: two copies for the versioned 50/50 test), after
+ * asking the origin for it (a kept answer per bucket), so before each page is measured the cache
+ * is filled — asked until 512 answers in a row were hits — and the run measures the steady state:
+ * hits, plus the copies that expire during it (a minute for the shop window, 10 s for an
+ * invitation, ADR 053) served stale while the origin renders them anew.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
@@ -29,7 +31,7 @@ const FILL_LIMIT_MS = 60_000;
 
 /**
  * Asks for `url` (10 at a time, as the measurement does) until FILLED_AFTER_HITS answers in a row
- * were hits, so every bucket's copy is in the cache; returns how many answers and misses it took.
+ * were hits, so every bucket's answer and every variation's copy are in the cache; returns how many answers and misses it took.
  */
 async function fill(url) {
   const started = Date.now();
@@ -81,7 +83,7 @@ const RECORDED_ANSWERS = 1024;
 /**
  * What nginx sends a browser over `count` answers, in the order it sent them: the header lines of
  * the first and the compressed body of every one. nginx answers each request from one of a page's
- * 256 copies (the experiment bucket it draws), so its bodies differ from answer to answer; a floor
+ * copies (the variation of the bucket it draws), so its bodies may differ from answer to answer; a floor
  * that sent one of them every time would not send the same bytes, and the load generator decodes
  * every body it receives as UTF-8 (autocannon keeps it as a string): the same 10 kB again and again
  * costs it about 20 µs, 256 different ones about 120 µs each (the processor learns the one input's

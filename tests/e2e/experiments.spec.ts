@@ -145,6 +145,46 @@ test('a forced-variation link shows its variation server-rendered, whatever the 
   expect(await eventsUntilFirstKeystroke(page)).not.toContain('assign_experiment');
 });
 
+test.describe('a page a shared cache keeps once per variation (ADR 053)', () => {
+  // As nginx asks: the bucket it drew, and the variation the origin named for it at the address.
+  const bucket = anonymousIdFor('members-first').slice(0, 2);
+  test.use({ extraHTTPHeaders: { 'x-experiment-bucket': bucket } });
+
+  /** What the page's GrowthBook puts an anonymous id in (as the server evaluates it). */
+  const variationOfId = (id: string) => new GrowthBook({ attributes: { acqAnonymousId: id.slice(0, 2) } }).initSync({ payload: payload as never }).getFeatureValue('top-banner-copy', 'control');
+
+  test('names no bucket: the browser takes one of the variation’s, tracks its assignment under it and keeps it with consent', async ({ page, context, request }) => {
+    const asked = await request.get('/__experiments/variation', { headers: { 'x-original-uri': '/' } });
+    expect(asked.headers()['cache-control']).toMatch(/^public, /);
+    const variation = asked.headers()['x-experiment-variation'];
+    expect(variation).toMatch(/^[\w-]{16}$/);
+    // (The page's own headers take the place of the context's: the quiet calendar day again.)
+    await page.setExtraHTTPHeaders({ 'x-experiment-bucket': bucket, 'x-experiment-variation': variation!, [TEST_NOW_HEADER]: QUIET_DAY });
+    await page.goto('/');
+    // What the page says: the variation's buckets (this one among them), not the bucket it was rendered for.
+    const rendered = await page.evaluate(
+      () =>
+        (window as unknown as { __reactRouterDataRouter: { state: { loaderData: { root: { experiments: Record<string, unknown> } } } } }).__reactRouterDataRouter.state
+          .loaderData.root.experiments,
+    );
+    expect(rendered).toMatchObject({ bucketSource: 'variation', attributes: { applicationCountry: expect.any(String) } });
+    expect(rendered.attributes).not.toHaveProperty('acqAnonymousId');
+    const buckets = BigInt(`0x${Buffer.from(String(rendered.buckets), 'hex').reverse().toString('hex')}`);
+    expect((buckets >> BigInt(Number.parseInt(bucket, 16))) & 1n).toBe(1n);
+    await expect(page.getByTestId('top-banner')).toHaveText(MEMBERS_FIRST);
+    const assignments = () =>
+      page.evaluate(() => ((window as unknown as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? []).filter((e) => e.event === 'assign_experiment'));
+    await expect.poll(assignments).toHaveLength(1);
+    const [tracked] = (await assignments()) as { variation_id: string; acq_anonymous_id: string }[];
+    expect(tracked!.variation_id).toBe('1');
+    // Whichever bucket the browser took, GrowthBook puts it where the page was rendered: the SDK
+    // starts from it without changing the banner, and the visitor comes back to this variation.
+    expect(variationOfId(tracked!.acq_anonymous_id)).toBe('members-first');
+    await expect.poll(async () => (await context.cookies()).find((c) => c.name === 'acq_anonymous_id')?.value).toBe(tracked!.acq_anonymous_id);
+    await expect(page.getByTestId('top-banner')).toHaveText(MEMBERS_FIRST);
+  });
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

@@ -390,13 +390,14 @@ describe('the cluster under faults', () => {
   });
 
   it('every origin stopped: the cache still serves the public pages it keeps', async () => {
-    // Each cookieless visit draws one of 256 experiment buckets (ADR 053): ask until the origin has
-    // rendered a copy for each (one miss per bucket), one request at a time.
+    // Each cookieless visit draws one of 256 experiment buckets (ADR 053), and the cache asks the
+    // origin which variation it gets before it looks the page up: ask until the origin has named
+    // the variation of each bucket (one miss per bucket), one request at a time.
     let misses = 0;
     for (let asked = 0; misses < 256 && asked < 10_000; asked++) {
       const response = await fetch(`${cluster.front}/de`, { headers: { 'accept-language': 'de-DE' } });
       await response.text();
-      if (response.headers.get('x-cache-status') !== 'HIT') misses++;
+      if (response.headers.get('x-variation-cache-status') !== 'HIT') misses++;
     }
     expect(misses).toBe(256);
     await Promise.all(['web1', 'web2'].map((name) => cluster.terminate(name)));

@@ -17,6 +17,26 @@ interface Answer {
   body: string;
 }
 
+/** The buckets a page shared by a variation names, in its loader data. */
+const BUCKETS = /\\"buckets\\",\\"([0-9a-f]{64})\\"/;
+
+/**
+ * Two copies, one for each variation of the versioned features' 50/50 test (not one per bucket):
+ * each names its variation's buckets (the browser takes one of them), not the bucket it was
+ * rendered for, and the two name complementary halves of the 256.
+ */
+/** Both variations drawn (a visit draws its bucket at random). */
+const bothVariations = (answers: Answer[]) => new Set(answers.map((a) => a.body)).size >= 2;
+
+function expectOneCopyPerVariation(answers: Answer[]): void {
+  const copies = [...new Set(answers.map((a) => a.body))];
+  expect(copies).toHaveLength(2);
+  for (const body of copies) expect(body).toMatch(/\\"bucketSource\\",\\"variation\\"/);
+  const [first, second] = copies.map((body) => BigInt(`0x${BUCKETS.exec(body)?.[1] ?? '0'}`));
+  expect(first! & second!).toBe(0n);
+  expect(first! | second!).toBe((1n << 256n) - 1n);
+}
+
 let product: Running;
 let nginx: { stop: () => Promise<void> };
 let front: string;
@@ -61,26 +81,27 @@ afterAll(async () => {
 });
 
 describe('nginx in front', () => {
-  it('keeps a public page per experiment bucket and hands it to the next visitors, with nothing of anyone in it', async () => {
+  it('keeps a public page once per variation of the running test and hands it to the next visitors, with nothing of anyone in it', async () => {
     const answers: Answer[] = [];
-    // Each cookieless visit draws one of 256 buckets: hits come as the buckets fill.
-    while (answers.filter((a) => a.cache === 'HIT').length < 10 && answers.length < 400) answers.push(await get('/de'));
+    // Each cookieless visit draws one of 256 buckets; the versioned features' 50/50 test splits them in two.
+    while ((answers.filter((a) => a.cache === 'HIT').length < 10 || !bothVariations(answers)) && answers.length < 60) answers.push(await get('/de'));
     const hits = answers.filter((a) => a.cache === 'HIT');
     expect(hits.length).toBeGreaterThanOrEqual(10);
     const rendered = new Set(answers.filter((a) => a.cache !== 'HIT').map((a) => a.body));
-    // A hit is exactly a page the origin rendered for an earlier visitor of its bucket.
+    // A hit is exactly a page the origin rendered for an earlier visitor of its variation.
     for (const hit of hits) expect(rendered.has(hit.body)).toBe(true);
     for (const { status: code, body, cacheControl } of answers) {
       expect(code).toBe(200);
-      expect(cacheControl).toMatch(/^public, /);
+      expect(cacheControl).toMatch(/^public, max-age=0, s-maxage=60,/);
       expect(body).toContain('lang="de"');
       // No per-visitor value: no page-load id, no nonce, no anonymous id, no form start.
       expect(body).not.toMatch(/acq-session-id|nonce=|[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|name="formStartedAt" value="[^"]/);
     }
-    // One copy per bucket, not one for the address: the cache went on asking the origin as new buckets came.
-    expect(rendered.size).toBeGreaterThan(10);
+    expectOneCopyPerVariation(answers);
     // Every answer has its own correlation id: a kept copy does not replay the one it was rendered under.
     expect(new Set(answers.map((a) => a.correlationId)).size).toBe(answers.length);
+    // The cache's question to the origin is its own: no visitor can ask it.
+    expect((await get('/__experiments/variation')).status).toBe(404);
   });
 
   it('keeps the languages of an unprefixed page apart', async () => {
@@ -91,17 +112,21 @@ describe('nginx in front', () => {
     }
   });
 
-  it('keeps an invitation seconds for visitors without a referrer; one arriving from another site reaches the origin', async () => {
+  it('keeps an invitation seconds, one copy per variation of the running test, for visitors without a referrer; one arriving from another site reaches the origin', async () => {
     const answers: Answer[] = [];
-    // The copies are per bucket too: hits come once a bucket is drawn twice within the copy's 10 s.
-    while (answers.filter((a) => a.cache === 'HIT').length < 2 && answers.length < 200) answers.push(await get('/de?rc=WELCOME2026'));
-    expect(answers.filter((a) => a.cache === 'HIT').length).toBe(2);
+    // Kept per variation too: hits come from the third visit or so.
+    while ((answers.filter((a) => a.cache === 'HIT').length < 10 || !bothVariations(answers)) && answers.length < 60) answers.push(await get('/de?rc=WELCOME2026'));
+    const hits = answers.filter((a) => a.cache === 'HIT');
+    expect(hits.length).toBeGreaterThanOrEqual(10);
+    const rendered = new Set(answers.filter((a) => a.cache !== 'HIT').map((a) => a.body));
+    for (const hit of hits) expect(rendered.has(hit.body)).toBe(true);
     for (const { status: code, body, cacheControl } of answers) {
       expect(code).toBe(200);
       expect(cacheControl).toMatch(/^public, max-age=0, s-maxage=10,/);
       expect(body).toContain('Sophie');
       expect(body).not.toMatch(/acq-session-id|name="formStartedAt" value="[^"]/);
     }
+    expectOneCopyPerVariation(answers);
     // From a blocked site (spec §4): never a copy, the origin sends the visitor to the deny page, every time.
     for (let i = 0; i < 2; i++) {
       const blocked = await get('/de?rc=WELCOME2026', { referer: 'https://www.mydealz.de/deals/1' });

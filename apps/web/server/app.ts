@@ -14,6 +14,9 @@ import { requestInfoContext, type RequestInfo } from '../app/lib/page/context.ts
 import { isLocale } from '@velvet/i18n/locales';
 import { catalogJson, clientCatalogVersion } from '../app/lib/i18n/messages.server.ts';
 import { sameSitePath } from '../app/lib/same-site-path.ts';
+import { EXPERIMENT_VARIATION_HEADER, EXPERIMENT_VARIATION_PATH } from '../app/lib/experiments/experiments-shared.ts';
+import { variationOf } from '../app/lib/experiments/experiments.server.ts';
+import { PRIVATE_PAGE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL } from '../app/lib/page/page-caching.ts';
 import { cmpStatic, entranceRouter } from './entrance.ts';
 import { lastResortErrorPage, malformedPaths, refuseUnusableSiteHeaders } from './error-pages.ts';
 import { ERROR_REPORTS_PATH, MAX_PAYLOAD_BYTES, createWebErrorReporting, errorReportTunnel } from './error-reports.ts';
@@ -103,6 +106,27 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
   app.use(calendarClock(env.TEST_CLOCK));
   /** Spec §7.6: GrowthBook's features endpoint and stream under our own host (before compression, which would hold the stream back). */
   app.use(features.router());
+  /** The shared cache's question before it looks a page up (ADR 053): which variation its bucket gets there. */
+  app.get(EXPERIMENT_VARIATION_PATH, (req, res) => {
+    const asked = req.get('x-original-uri') ?? '';
+    const address = asked.startsWith('/') && !asked.startsWith('//') ? new URL(asked, env.PUBLIC_URL) : undefined;
+    const headers = { get: (name: string) => req.get(name) ?? null };
+    const settings = { features, payload: features.current(), publicUrl: env.PUBLIC_URL, trustedCountryHeader: env.TRUSTED_COUNTRY_HEADER };
+    const variation = address && variationOf({ url: address.href, headers }, address, settings);
+    // Always 2xx (the cache's sub-request takes anything else for an error); no variation: nothing kept.
+    if (!variation) {
+      res.setHeader('Cache-Control', PRIVATE_PAGE_CACHE_CONTROL);
+      res.status(204).end();
+      return;
+    }
+    // Kept as long as a page. After the payload changed, a page asked for under a variation that
+    // is no longer the bucket's is rendered afresh and kept by no one (experiments.server.ts).
+    // The country GrowthBook reads comes from these headers.
+    res.setHeader('Cache-Control', SHARED_PAGE_CACHE_CONTROL);
+    res.setHeader('Vary', ['Accept-Language', env.TRUSTED_COUNTRY_HEADER].filter(Boolean).join(', '));
+    res.setHeader(EXPERIMENT_VARIATION_HEADER, variation);
+    res.status(200).end();
+  });
   app.use(compression());
   const security = {
     publicUrl: env.PUBLIC_URL,

@@ -45,6 +45,27 @@ describe('public pages', () => {
     expect((await head('/de', { headers: { ...BUCKET, cookie: 'lang=fr; locale=fr' } })).cacheControl).toBe(SHARED_PAGE_CACHE_CONTROL);
   });
 
+  it('may be kept once per variation: the origin names a bucket’s variation at an address, and the page asked for under it varies on that', async () => {
+    const ask = (headers: Record<string, string>) => fetch(`${web.url}/__experiments/variation`, { headers });
+    const named = await ask({ ...BUCKET, 'x-original-uri': '/de?rc=WELCOME2026' });
+    expect(named.status).toBe(200);
+    expect(named.headers.get('cache-control')).toBe(SHARED_PAGE_CACHE_CONTROL);
+    expect(named.headers.get('vary')).toBe('Accept-Language, cf-ipcountry');
+    const variation = named.headers.get('x-experiment-variation')!;
+    expect(variation).toMatch(/^[\w-]{16}$/);
+    const page = await head('/de', { headers: { ...BUCKET, 'x-experiment-variation': variation } });
+    expect(page).toMatchObject({ status: 200, cacheControl: SHARED_PAGE_CACHE_CONTROL });
+    expect(page.vary.split(', ')).toEqual(expect.arrayContaining(['Cookie', 'x-experiment-variation', 'cf-ipcountry']));
+    expect(page.vary).not.toContain('x-experiment-bucket');
+    // Nothing to name without a bucket, or for an address that is not this site's: said so, kept by no one.
+    for (const headers of [{ 'x-original-uri': '/de' }, { ...BUCKET }, { ...BUCKET, 'x-original-uri': '//elsewhere.example/' }] as Record<string, string>[]) {
+      const unnamed = await ask(headers);
+      expect(unnamed.status).toBe(204);
+      expect(unnamed.headers.get('cache-control')).toBe('private, no-store');
+      expect(unnamed.headers.has('x-experiment-variation')).toBe(false);
+    }
+  });
+
   it('are private when the origin drew the visitor’s variation itself (no cache in front keys it)', async () => {
     expect((await head('/de')).cacheControl).toBe('private, no-store');
   });

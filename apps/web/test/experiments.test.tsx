@@ -8,7 +8,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { CONSENT_COOKIE, CONSENT_REVISION } from '../app/lib/consent/consent-shared.ts';
 import { requestInfoContext, type RequestInfo } from '../app/lib/page/context.ts';
 import type { ExperimentsData } from '../app/lib/experiments/experiments-shared.ts';
-import { experimentsData, featureValues, testingDisabled } from '../app/lib/experiments/experiments.server.ts';
+import { experimentsData, featureValues, testingDisabled, variationOf } from '../app/lib/experiments/experiments.server.ts';
+import { applyPageCaching } from '../app/lib/page/page-caching.server.ts';
 import { ExperimentsProvider, Features, useAbTestsLoading, useFeatureIsOn, useFeatureValue } from '../app/lib/experiments/experiments.tsx';
 import { testRequestExtras } from './support/request-info.ts';
 import { OnboardingFlow } from '../app/components/onboarding-flow.tsx';
@@ -61,6 +62,98 @@ describe('the root loader’s experiments data', () => {
     expect(testingDisabled(new URL('https://club.example/?disablegb=TRUE'))).toBe(true);
     expect(testingDisabled(new URL('https://club.example/?disablegb=false'))).toBe(false);
     expect(testingDisabled(new URL('https://club.example/'))).toBe(false);
+  });
+});
+
+const hex = (index: number) => index.toString(16).padStart(2, '0');
+const ALL_BUCKETS = Array.from({ length: 256 }, (_, index) => hex(index));
+
+/** The buckets a page names (64 hex digits, a bit a bucket). */
+function bucketsIn(bits: string): string[] {
+  return ALL_BUCKETS.filter((_, index) => (Number.parseInt(bits.slice(2 * (index >> 3), 2 * (index >> 3) + 2), 16) >> (index & 7)) & 1);
+}
+
+describe('pages a shared cache keeps once per variation (ADR 053)', () => {
+  const asked = (bucket: string, headers: Record<string, string> = {}, path = '/') =>
+    new Request(`https://club.example${path}`, { headers: { 'x-experiment-bucket': bucket, ...headers } });
+  const settings = { features: { clientKey: 'sdk-velvet-rope' }, payload, publicUrl: 'https://club.example', trustedCountryHeader: 'cf-ipcountry' };
+  const variationAt = (bucket: string, path = '/') => variationOf(asked(bucket, {}, path), new URL(path, 'https://club.example'), settings);
+  const banner = (bucket: string) =>
+    featureValues(payload, { clientKey: 'k', enabled: true, url: 'https://club.example/', attributes: { acqAnonymousId: bucket, applicationCountry: 'DE' } }).values['top-banner-copy'];
+
+  it('names one variation for all the buckets that get the same page, and none without a bucket', () => {
+    const byName = new Map<string | undefined, string[]>();
+    for (const bucket of ALL_BUCKETS) byName.set(variationAt(bucket), [...(byName.get(variationAt(bucket)) ?? []), bucket]);
+    // The versioned features' 50/50 test: two pages, each with one banner.
+    expect(byName.size).toBe(2);
+    for (const buckets of byName.values()) expect(new Set(buckets.map(banner)).size).toBe(1);
+    // Testing off: everyone sees control, one page.
+    expect(new Set(ALL_BUCKETS.map((bucket) => variationAt(bucket, '/?disablegb=true'))).size).toBe(1);
+    // A forced variation is the same page for every bucket too.
+    expect(new Set(ALL_BUCKETS.map((bucket) => variationAt(bucket, '/?top-banner-copy=1'))).size).toBe(1);
+    expect(variationOf(new Request('https://club.example/'), new URL('https://club.example/'), settings)).toBeUndefined();
+  });
+
+  it('renders a page for the variation the cache named: the same for each of its buckets, naming them all and no one', async () => {
+    const name = variationAt('3f')!;
+    const data = await experimentsData(asked('3f', { 'x-experiment-variation': name }), context());
+    expect(data).toMatchObject({ bucketSource: 'variation', attributes: { applicationCountry: 'DE' } });
+    expect(data.attributes).not.toHaveProperty('acqAnonymousId');
+    const members = bucketsIn(data.buckets!);
+    expect(members).toContain('3f');
+    expect(members).toEqual(ALL_BUCKETS.filter((bucket) => variationAt(bucket) === name));
+    const another = members.find((bucket) => bucket !== '3f')!;
+    expect(await experimentsData(asked(another, { 'x-experiment-variation': name }), context())).toEqual(data);
+    // The other variation's page names the other buckets.
+    const outsider = ALL_BUCKETS.find((bucket) => !members.includes(bucket))!;
+    const other = await experimentsData(asked(outsider, { 'x-experiment-variation': variationAt(outsider)! }), context());
+    expect(bucketsIn(other.buckets!)).toEqual(ALL_BUCKETS.filter((bucket) => !members.includes(bucket)));
+  });
+
+  it('makes the page the visitor’s own when the variation named is no longer the bucket’s (the payload changed in between)', async () => {
+    const outsider = ALL_BUCKETS.find((bucket) => variationAt(bucket) !== variationAt('3f'))!;
+    const request = asked('3f', { 'x-experiment-variation': variationAt(outsider)! });
+    const data = await experimentsData(request, context());
+    expect(data).toMatchObject({ bucketSource: 'drawn', attributes: { acqAnonymousId: '3f' } });
+    expect(data.buckets).toBeUndefined();
+    const headers = new Headers();
+    const facts = { request, status: 200, headers, leafRouteId: 'de:landing', answeredForm: false, calledApi: false, trustedCountryHeader: 'cf-ipcountry' };
+    expect(applyPageCaching({ ...facts, experiments: data })).toBe(false);
+    expect(headers.get('cache-control')).toBe('private, no-store');
+    // The page of the variation named is kept, varying on the variation rather than the bucket.
+    const kept = new Headers();
+    const right = asked('3f', { 'x-experiment-variation': variationAt('3f')! });
+    expect(applyPageCaching({ ...facts, request: right, headers: kept, experiments: await experimentsData(right, context()) })).toBe(true);
+    expect(kept.get('vary')?.split(', ')).toEqual(expect.arrayContaining(['Cookie', 'x-experiment-variation', 'cf-ipcountry']));
+    expect(kept.get('vary')).not.toContain('x-experiment-bucket');
+  });
+});
+
+describe('the bucket the browser takes on a page shared by a variation', () => {
+  async function take(data: Pick<ExperimentsData, 'attributes' | 'buckets'>, cookie = ''): Promise<string> {
+    vi.resetModules();
+    vi.stubGlobal('document', { cookie });
+    const { bucketOf } = await import('../app/lib/experiments/experiment-assignments.ts');
+    const bucket = bucketOf(data);
+    // One per page load: asked again, the same.
+    expect(bucketOf(data)).toBe(bucket);
+    vi.unstubAllGlobals();
+    return bucket;
+  }
+  const half = '0f'.repeat(32); // buckets whose low nibble is 0–3 (bits 0–3 of each byte)
+  const inHalf = (bucket: string) => (Number.parseInt(bucket, 16) & 7) < 4;
+
+  it('takes the page’s own bucket when it names one', async () => {
+    expect(await take({ attributes: { acqAnonymousId: 'a7', applicationCountry: 'DE' } })).toBe('a7');
+  });
+
+  it('else keeps the visitor’s kept id when it is one of the variation’s, else draws one of them, each as likely', async () => {
+    const attributes = { applicationCountry: 'DE' };
+    expect(await take({ attributes, buckets: half }, `acq_anonymous_id=${'02'}${ID.slice(2)}`)).toBe('02');
+    const drawn: string[] = [];
+    for (let i = 0; i < 60; i++) drawn.push(await take({ attributes, buckets: half }, i % 2 ? `acq_anonymous_id=${'0c'}${ID.slice(2)}` : ''));
+    expect(drawn.every(inHalf)).toBe(true);
+    expect(new Set(drawn).size).toBeGreaterThan(20);
   });
 });
 

@@ -21,7 +21,7 @@ import {
 } from '@velvet/features/constants';
 import { consentState, subscribeConsent } from '../consent/consent.ts';
 import { reportError } from '../error-reporting/error-reporting.ts';
-import { browserAnonymousId, trackAssignment } from './experiment-assignments.ts';
+import { browserAnonymousId, bucketOf, trackAssignment } from './experiment-assignments.ts';
 import { ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_MAX_AGE_SECONDS, type ExperimentsData } from './experiments-shared.ts';
 
 const INIT_FAILURE_MESSAGE = 'Failed to initialize Growthbook:';
@@ -33,7 +33,7 @@ function keepAnonymousIdWithConsent(data: ExperimentsData): void {
     const { ready, analytics } = consentState();
     if (!ready) return;
     if (analytics) {
-      document.cookie = `${ANONYMOUS_ID_COOKIE}=${browserAnonymousId(data.attributes.acqAnonymousId)}; Max-Age=${ANONYMOUS_ID_MAX_AGE_SECONDS}; Path=/; SameSite=Lax${secure}`;
+      document.cookie = `${ANONYMOUS_ID_COOKIE}=${browserAnonymousId(bucketOf(data))}; Max-Age=${ANONYMOUS_ID_MAX_AGE_SECONDS}; Path=/; SameSite=Lax${secure}`;
     } else if (document.cookie.split(';').some((part) => part.trim().startsWith(`${ANONYMOUS_ID_COOKIE}=`))) {
       document.cookie = `${ANONYMOUS_ID_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax${secure}`;
     }
@@ -57,10 +57,10 @@ export function browserExperiments(data: ExperimentsData, loading: { end(why: 'r
     disableIdleStreams: false,
     backgroundSync: true,
   });
-  const bucket = data.attributes.acqAnonymousId;
+  const bucket = bucketOf(data);
   const growthbook = new GrowthBook({
     clientKey: data.clientKey,
-    attributes: { ...data.attributes },
+    attributes: { ...data.attributes, acqAnonymousId: bucket },
     enabled: data.enabled,
     apiHost: window.location.origin,
     navigateDelay: REDIRECT_DELAY_MS,

@@ -17,15 +17,34 @@ export const ANONYMOUS_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab
 export const EXPERIMENT_BUCKET_HEADER = 'x-experiment-bucket';
 export const BUCKET_PATTERN = /^[0-9a-f]{2}$/;
 
-/** Where a page's bucket came from: the shared cache in front, the visitor's kept id, or drawn for this response. */
-export type BucketSource = 'cache' | 'cookie' | 'drawn';
+/**
+ * Fewer copies (ADR 053's amendment): a page is the same for every bucket that gets the same
+ * feature values and experiments, its *variation*. The cache in front asks the origin which
+ * variation a bucket gets on an address (`EXPERIMENT_VARIATION_PATH`, kept like the page),
+ * keys the page by that and names it in this header; the origin renders the page without the
+ * bucket in it, naming instead every bucket of the variation (`buckets`), and the browser takes
+ * one of them. A page then exists in one copy per variation (two for a 50/50 test) instead of 256.
+ */
+export const EXPERIMENT_VARIATION_HEADER = 'x-experiment-variation';
+export const EXPERIMENT_VARIATION_PATH = '/__experiments/variation';
+
+/**
+ * Where a page's bucket came from: the variation the shared cache in front keys (the page names
+ * the variation's buckets, not one), the bucket it keys, the visitor's kept id, or drawn for this response.
+ */
+export type BucketSource = 'variation' | 'cache' | 'cookie' | 'drawn';
 
 export interface ExperimentsData {
   clientKey: string;
   /** The payload the server rendered with; the browser starts from the very same one. */
   payload: FeaturePayload;
-  /** `acqAnonymousId` is the visitor's bucket (two hex digits), never the id itself. */
-  attributes: { acqAnonymousId: string; applicationCountry: string };
+  /**
+   * `acqAnonymousId` is the visitor's bucket (two hex digits), never the id itself; absent on a
+   * page shared by a variation's buckets (the browser takes one of `buckets`).
+   */
+  attributes: { acqAnonymousId?: string; applicationCountry: string };
+  /** With `bucketSource: 'variation'`: the 256 buckets as 64 hex digits, a bit set for each whose visitors get this page. */
+  buckets?: string;
   /** False with ?disablegb=true: everyone sees control, nothing is tracked. */
   enabled: boolean;
   bucketSource: BucketSource;

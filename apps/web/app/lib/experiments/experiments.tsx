@@ -11,7 +11,7 @@
  */
 import type { JsonValue } from '@velvet/features/definitions';
 import { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
-import { trackAssignment } from './experiment-assignments.ts';
+import { bucketOf, trackAssignment } from './experiment-assignments.ts';
 import type { ExperimentsData } from './experiments-shared.ts';
 
 /** What the components ask: a feature's value (GrowthBook's `getFeatureValue`). */
@@ -43,7 +43,7 @@ export class Features {
     if (this.sdk) return this.sdk.getFeatureValue(key, fallback as never) as T;
     // As GrowthBook does while a component evaluates a feature: the assignment is tracked then.
     const assignment = this.data.assignments?.[key];
-    if (assignment && typeof window !== 'undefined') trackAssignment(assignment.experimentId, assignment.variationId, this.data.attributes.acqAnonymousId);
+    if (assignment && typeof window !== 'undefined') trackAssignment(assignment.experimentId, assignment.variationId, bucketOf(this.data));
     const stored = this.data.values?.[key];
     const value = stored === undefined || stored === null ? fallback : (stored as T);
     this.read.set(key, { fallback, value });

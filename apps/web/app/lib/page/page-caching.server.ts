@@ -5,14 +5,14 @@
  * answered 200 or 404 with no form's answer and no cookie set, no cookie but the language ones,
  * no credentials, no test calendar, no API call made in the visitor's name (an invitation's
  * check is shared only without a referrer; a failed call is the visitor's), and an experiment
- * bucket a cache can key (X-Experiment-Bucket) or no experiment at all; an invitation's page is
+ * bucket or variation a cache can key (X-Experiment-Bucket, X-Experiment-Variation) or no experiment at all; an invitation's page is
  * kept a few seconds only. Anything else is `private, no-store`. `Vary` names what the page
  * depends on besides its address: Cookie (a visitor with any cookie is answered afresh), the language for
  * unprefixed pages, and the trusted country header.
  */
 import { readInvitation } from '@velvet/validation/links';
 import { PRIVATE_PAGE_CACHE_CONTROL, SHARED_INVITATION_PAGE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL } from './page-caching.ts';
-import { EXPERIMENT_BUCKET_HEADER, type ExperimentsData } from '../experiments/experiments-shared.ts';
+import { EXPERIMENT_BUCKET_HEADER, EXPERIMENT_VARIATION_HEADER, type ExperimentsData } from '../experiments/experiments-shared.ts';
 import { TEST_NOW_HEADER } from '../calendar/club-time.ts';
 import { LANGUAGE_COOKIES } from '../i18n/i18n.ts';
 
@@ -56,7 +56,9 @@ function isSharedPage(facts: DocumentFacts): boolean {
     !request.headers.has('authorization') &&
     !request.headers.has(TEST_NOW_HEADER) &&
     experiments !== undefined &&
-    (experiments.bucketSource === 'cache' || Object.keys(experiments.assignments).length === 0)
+    // Keyed by a variation the page was not rendered for (the payload changed in between): the visitor's own.
+    !(request.headers.has(EXPERIMENT_VARIATION_HEADER) && experiments.bucketSource !== 'variation') &&
+    (experiments.bucketSource === 'variation' || experiments.bucketSource === 'cache' || Object.keys(experiments.assignments).length === 0)
   );
 }
 
@@ -72,6 +74,7 @@ export function applyPageCaching(facts: DocumentFacts): boolean {
   const vary = new Set((headers.get('vary') ?? '').split(',').map((name) => name.trim()).filter(Boolean));
   vary.add('Cookie');
   if (facts.experiments?.bucketSource === 'cache') vary.add(EXPERIMENT_BUCKET_HEADER);
+  if (facts.experiments?.bucketSource === 'variation') vary.add(EXPERIMENT_VARIATION_HEADER);
   if (facts.trustedCountryHeader) vary.add(facts.trustedCountryHeader);
   headers.set('Vary', [...vary].join(', '));
   return true;
