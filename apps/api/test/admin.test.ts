@@ -1,6 +1,7 @@
 /** Admin sign-in, sessions and the registration link generator, on SQLite and PostgreSQL. */
 import type { UserError } from '@velvet/validation/user-errors';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { deriveKey } from '../src/lib/tokens.ts';
@@ -9,8 +10,8 @@ import { ADMIN_SESSION_HOURS } from '../src/auth/admin-sessions.ts';
 import { createAdminUser } from '../src/services/create-admin-user.ts';
 import { verifyValidityTimestamp } from '../src/domain/registration-link.ts';
 import { createTestApi } from './support/api.ts';
-import { ENGINES, engineApi } from './support/engines.ts';
-import { TEST_SECRET, testEnv } from './support/env.ts';
+import { ENGINES, engineApi, rateLimitFixture } from './support/engines.ts';
+import { REDIS_URL, TEST_SECRET, testEnv } from './support/env.ts';
 import { insertCode } from './support/factories.ts';
 import { CHECK_CODE, graphql } from './support/graphql.ts';
 import type { CodeDetails } from './support/graphql.ts';
@@ -261,6 +262,30 @@ describe.each(ENGINES)('admin on %s', (engine) => {
       expect(own.body.data?.adminLogin.token).toEqual(expect.any(String));
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('the sign-in limit kept in Redis', () => {
+  const { database, keyPrefix } = rateLimitFixture('redis');
+
+  it('names the admin’s account by a keyed hash: whoever lists Redis’s keys reads neither the address nor a hash anyone could compute', async () => {
+    const limiters = createRateLimiters({ REDIS_URL }, { keyPrefix });
+    await limiters.ready();
+    const api = await createTestApi({ env: testEnv({ TRUST_PROXY: 'true' }), db: database.db, limiters });
+    const redis = new Redis(REDIS_URL);
+    try {
+      const email = `keeper-${randomUUID().slice(0, 8)}@example.test`;
+      const answer = await graphql<{ adminLogin: LoginPayload }>(api.yoga, LOGIN, { variables: { email, password: 'wrong password!' }, headers: { 'x-forwarded-for': '203.0.113.44' } });
+      expect(answer.body.data?.adminLogin.userErrors[0]?.code).toBe('INVALID_CREDENTIALS');
+      const keys = await redis.keys(`${keyPrefix}:adminLoginAccountIp:*`);
+      expect(keys).toEqual([expect.stringMatching(new RegExp(`^${keyPrefix}:adminLoginAccountIp:[\\w-]{22}:203\\.0\\.113\\.44$`))]);
+      const bare = createHash('sha256').update(email).digest('base64url');
+      expect(keys.filter((key) => key.includes(email.split('@')[0]!) || key.includes(bare.slice(0, 22)))).toEqual([]);
+    } finally {
+      await redis.quit();
+      await api.close();
+      await limiters.close();
     }
   });
 });

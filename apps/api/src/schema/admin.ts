@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import { GraphQLError } from 'graphql';
 import type { ApiContext } from '../context.ts';
@@ -15,6 +14,7 @@ import { readSecurityPolicy } from '../services/manage-admins.ts';
 import { generateRegistrationLink } from '../services/generate-registration-link.ts';
 import type { GeneratedLink } from '../services/generate-registration-link.ts';
 import type { UserError } from '@velvet/validation/user-errors';
+import { keyedName } from '../lib/tokens.ts';
 import { builder } from './builder.ts';
 import { UserErrorRef, userErrorsOf } from './user-errors.ts';
 
@@ -105,7 +105,8 @@ GenerateRegistrationLinkPayloadRef.implement({
 
 const LANGUAGE_ARG = 'The console\'s language (en, de, fr, it, nl, pl or sv; anything else is ignored): kept when the sign-in completes, for the emails the club sends the admin.';
 
-const emailKey = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+/** The admin's address in the rate limiter's key (Redis when REDIS_URL is set): a keyed name, never the address or a bare hash of it. */
+const emailKey = (secret: string, email: string) => keyedName(secret, 'admin-login-limit', email.trim().toLowerCase());
 
 builder.mutationField('adminLogin', (t) =>
   t.field({
@@ -122,7 +123,7 @@ builder.mutationField('adminLogin', (t) =>
     resolve: async (_root, { email, password, language }, ctx) => {
       await enforceRateLimit(ctx.limiters.adminLoginIp, ctx.requestNetwork);
       // Per account only together with the address: strangers elsewhere cannot lock the admin out.
-      await enforceRateLimit(ctx.limiters.adminLoginAccountIp, `${emailKey(email)}:${ctx.requestNetwork}`);
+      await enforceRateLimit(ctx.limiters.adminLoginAccountIp, `${emailKey(ctx.env.APP_SECRET, email)}:${ctx.requestNetwork}`);
       const result = await loginAdmin({ db: ctx.db, secret: ctx.env.APP_SECRET, now: ctx.now }, { email, password });
       return signInAnswer(ctx, result, email.trim().toLowerCase(), language);
     },
