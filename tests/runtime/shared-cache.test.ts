@@ -12,6 +12,8 @@ import { dataDir, eventually, freePorts, missingBuild, run, type Running } from 
 interface Answer {
   status: number;
   cache: string | null;
+  /** Whether nginx asked the origin for the bucket's variation (MISS) or used its kept answer (HIT). */
+  variationCache: string | null;
   cacheControl: string | null;
   correlationId: string | null;
   body: string;
@@ -46,6 +48,7 @@ async function get(pathname: string, headers: Record<string, string> = {}): Prom
   return {
     status: response.status,
     cache: response.headers.get('x-cache-status'),
+    variationCache: response.headers.get('x-variation-cache-status'),
     cacheControl: response.headers.get('cache-control'),
     correlationId: response.headers.get('x-correlation-id'),
     body: await response.text(),
@@ -150,6 +153,8 @@ describe('nginx in front', () => {
         expect(answer.status).toBe(200);
         expect(answer.cacheControl).toBe('private, no-store');
         expect(answer.cache).not.toBe('HIT');
+        // The variation of the kept id's bucket at this address is asked once, then kept: it names no one.
+        if (i > 0 && visit === personal[1]) expect(answer.variationCache).toBe('HIT');
       }
     }
     const posted = await fetch(`${front}/de?index`, {
