@@ -24,6 +24,7 @@ import type { Env } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import type { EmailOutboxRow } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
+import { PollingLoop } from '../lib/polling-loop.ts';
 import { companyFromEnv } from './company.ts';
 import type { CompanySettings } from './company.ts';
 import { MANAGE_DATA_TEMPLATES, renderOutboxEmail } from './email-templates.ts';
@@ -128,11 +129,7 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
   readonly #options: OutboxWorkerOptions;
   readonly #now: () => Date;
   readonly #concurrency: number;
-  #running = false;
-  #loop: Promise<void> | undefined;
-  #dirty = false;
-  #wake: (() => void) | undefined;
-  #unlisten: (() => void) | undefined;
+  readonly #loop: PollingLoop;
   /** Deliveries under way, by outbox id. */
   readonly #inFlight = new Map<string, Promise<void>>();
   /** Rows whose last attempt failed because the server was unreachable (released by a successful probe). */
@@ -144,29 +141,29 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
     this.#concurrency = Math.max(1, options.concurrency ?? CONCURRENCY);
+    this.#loop = new PollingLoop({
+      name: 'outbox',
+      logger: options.logger,
+      signal: options.signal,
+      pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS,
+      pass: () => this.#pass(),
+    });
   }
 
   get running(): boolean {
-    return this.#running;
+    return this.#loop.running;
   }
 
   /** Runs until stop(): claims due rows while fewer than `concurrency` are in flight, then waits for a signal, a finished delivery or the poll interval. */
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#unlisten = this.#options.signal?.listen(() => this.wake());
-    this.#loop = this.#run();
+    this.#loop.start();
   }
 
   /** Finishes the emails being sent (waiting at most STOP_WAIT_MS), then stops. */
   async stop(): Promise<void> {
-    if (!this.#running) return;
-    this.#running = false;
-    this.#unlisten?.();
     clearTimeout(this.#probe);
     this.#probe = undefined;
-    this.wake();
-    await this.#loop;
+    if (!(await this.#loop.stop())) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const waited = await Promise.race([
       Promise.all(this.#inFlight.values()).then(() => 'done' as const),
@@ -181,36 +178,22 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
   }
 
   wake(): void {
-    this.#dirty = true;
-    this.#wake?.();
+    this.#loop.wake();
   }
 
-  async #run(): Promise<void> {
-    while (this.#running) {
-      this.#dirty = false;
-      let claimed = 0;
-      const free = this.#concurrency - this.#inFlight.size;
-      if (free > 0) {
-        try {
-          claimed = await this.#claimAndStart(free);
-        } catch (error) {
-          this.#options.logger.error({ err: error }, 'outbox: pass failed');
-        }
-      }
-      if (!this.#running) break;
-      if (claimed > 0) continue;
-      if (this.#inFlight.size === 0) this.emit('idle');
-      if (this.#dirty) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#options.pollIntervalMs ?? POLL_INTERVAL_MS);
-        timer.unref();
-        this.#wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.#wake = undefined;
-    }
+  /** One pass of the loop: claims due rows while fewer than `concurrency` are in flight; true when it claimed some. */
+  async #pass(): Promise<boolean> {
+    const free = this.#concurrency - this.#inFlight.size;
+    const claimed =
+      free > 0
+        ? await this.#claimAndStart(free).catch((error: unknown) => {
+            this.#options.logger.error({ err: error }, 'outbox: pass failed');
+            return 0;
+          })
+        : 0;
+    if (claimed > 0) return true;
+    if (this.#inFlight.size === 0) this.emit('idle');
+    return false;
   }
 
   /** Claims up to `limit` due rows and starts their deliveries; a finished delivery wakes the loop. */
@@ -277,7 +260,7 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
           const ids = [...this.#peerFailures];
           this.#peerFailures.clear();
           this.#probe = undefined;
-          if (!this.#running || ids.length === 0) return;
+          if (!this.#loop.running || ids.length === 0) return;
           const released = await this.#options.db
             .updateTable('email_outbox')
             .set({ next_attempt_at: this.#now().toISOString() })
@@ -290,7 +273,7 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
         },
         () => {
           this.#probe = undefined;
-          if (this.#running) this.#probeSoon();
+          if (this.#loop.running) this.#probeSoon();
         },
       ).catch((error: unknown) => {
         this.#probe = undefined;
@@ -378,7 +361,7 @@ export class OutboxWorker extends EventEmitter<OutboxWorkerEvents> {
         .where('status', '=', 'sending')
         .where('locked_until', '=', lockedUntil)
         .execute();
-      if (!final && isPeerFailure(error) && this.#running) {
+      if (!final && isPeerFailure(error) && this.#loop.running) {
         this.#peerFailures.add(row.id);
         this.#probeSoon();
       }

@@ -17,12 +17,12 @@
  *   in order when the owner switches it on again.
  */
 import { isLocale } from '@velvet/i18n/locales';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
+import { PollingLoop } from '../lib/polling-loop.ts';
 import { enqueueEmail } from '../mail/outbox.ts';
 import type { OutboxSignal } from '../mail/outbox-signal.ts';
 import { unsealEndpointSecret } from './endpoints.ts';
@@ -78,55 +78,31 @@ interface Claimed {
 export class WebhookWorker {
   readonly #options: WebhookWorkerOptions;
   readonly #now: () => Date;
-  #running = false;
-  #loop: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
-  #dirty = false;
-  #unlisten: (() => void) | undefined;
+  readonly #loop: PollingLoop;
 
   constructor(options: WebhookWorkerOptions) {
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
+    this.#loop = new PollingLoop({
+      name: 'webhooks',
+      logger: options.logger,
+      signal: options.signal,
+      pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS,
+      // A success may have made the next delivery of its key due.
+      pass: async () => (await this.runOnce()).delivered > 0,
+    });
   }
 
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#unlisten = this.#options.signal?.listen(() => this.wake());
-    this.#loop = this.#run();
+    this.#loop.start();
   }
 
   async stop(): Promise<void> {
-    if (!this.#running) return;
-    this.#running = false;
-    this.#unlisten?.();
-    this.wake();
-    await this.#loop;
+    await this.#loop.stop();
   }
 
   wake(): void {
-    this.#dirty = true;
-    this.#wake?.();
-  }
-
-  async #run(): Promise<void> {
-    while (this.#running) {
-      this.#dirty = false;
-      let result: WebhookRunResult = { delivered: 0, failed: 0 };
-      try {
-        result = await this.runOnce();
-      } catch (error) {
-        this.#options.logger.error({ err: error }, 'webhooks: pass failed');
-      }
-      if (!this.#running) break;
-      // A success may have made the next delivery of its key due.
-      if (result.delivered > 0 || this.#dirty) continue;
-      // Until the poll interval, or until woken (a signal, or stop()).
-      const nap = new AbortController();
-      this.#wake = () => nap.abort();
-      await sleep(this.#options.pollIntervalMs ?? POLL_INTERVAL_MS, undefined, { signal: nap.signal, ref: false }).catch(() => undefined);
-      this.#wake = undefined;
-    }
+    this.#loop.wake();
   }
 
   /** Claims the deliveries due now (each the earliest undelivered one of its key) and sends them, CONCURRENCY at a time. */
