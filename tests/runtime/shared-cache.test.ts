@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import de from '../../packages/i18n/catalogs/de.json' with { type: 'json' };
+import { CONSENT_COOKIE, CONSENT_REVISION } from '../../apps/web/app/lib/consent/consent-shared.ts';
 import { startNginx } from '../../scripts/nginx.mjs';
 import { dataDir, eventually, freePorts, missingBuild, run, type Running } from './support.ts';
 
@@ -146,6 +147,8 @@ describe('nginx in front', () => {
     const personal = [
       () => get('/de', { cookie: 'acq_token=eyJhbGciOiJIUzI1NiJ9.e30.x' }),
       () => get('/de', { cookie: 'acq_anonymous_id=3f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b' }),
+      // A consent choice: the page that follows it is that visitor's.
+      () => get('/de', { cookie: `${CONSENT_COOKIE}=${encodeURIComponent(JSON.stringify({ categories: ['necessary'], revision: CONSENT_REVISION, consentId: 'c-1' }))}` }),
     ];
     for (const visit of personal) {
       for (let i = 0; i < 3; i++) {
