@@ -107,9 +107,12 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
   /** Spec §7.6: GrowthBook's features endpoint and stream under our own host (before compression, which would hold the stream back). */
   app.use(features.router());
   /** The shared cache's question before it looks a page up (ADR 053): which variation its bucket gets there. */
+  const siteOrigin = new URL(env.PUBLIC_URL).origin;
   app.get(EXPERIMENT_VARIATION_PATH, (req, res) => {
+    // Only an address of this site: a hostile one (`/\evil.example`, `/\[`) names no variation, and the page's own answer follows.
     const asked = req.get('x-original-uri') ?? '';
-    const address = asked.startsWith('/') && !asked.startsWith('//') ? new URL(asked, env.PUBLIC_URL) : undefined;
+    const parsed = asked.startsWith('/') ? URL.parse(asked, env.PUBLIC_URL) : null;
+    const address = parsed?.origin === siteOrigin ? parsed : undefined;
     const headers = { get: (name: string) => req.get(name) ?? null };
     const settings = { features, payload: features.current(), publicUrl: env.PUBLIC_URL, trustedCountryHeader: env.TRUSTED_COUNTRY_HEADER };
     const variation = address && variationOf({ url: address.href, headers }, address, settings);

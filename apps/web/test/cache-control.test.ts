@@ -58,7 +58,8 @@ describe('public pages', () => {
     expect(page.vary.split(', ')).toEqual(expect.arrayContaining(['Cookie', 'x-experiment-variation', 'cf-ipcountry']));
     expect(page.vary).not.toContain('x-experiment-bucket');
     // Nothing to name without a bucket, or for an address that is not this site's: said so, kept by no one.
-    for (const headers of [{ 'x-original-uri': '/de' }, { ...BUCKET }, { ...BUCKET, 'x-original-uri': '//elsewhere.example/' }] as Record<string, string>[]) {
+    const elsewhere = ['//elsewhere.example/', '/\\elsewhere.example/de', '/\\[', 'de'].map((uri) => ({ ...BUCKET, 'x-original-uri': uri }));
+    for (const headers of [{ 'x-original-uri': '/de' }, { ...BUCKET }, ...elsewhere] as Record<string, string>[]) {
       const unnamed = await ask(headers);
       expect(unnamed.status).toBe(204);
       expect(unnamed.headers.get('cache-control')).toBe('private, no-store');
