@@ -23,6 +23,7 @@ import { consentPage } from './lib/consent/consent.server.ts';
 import { consentModeSnippet } from './lib/consent/consent-shared.ts';
 import { identifiedCustomer } from './lib/auth-cookie.server.ts';
 import { localeContext, requestInfoContext } from './lib/page/context.ts';
+import { preloadFonts } from './lib/page/font-preloads.ts';
 import { ERROR_REPORTING_META } from './lib/error-reporting/error-reporting.ts';
 import { ExperimentsProvider } from './lib/experiments/experiments.tsx';
 import { experimentsData } from './lib/experiments/experiments.server.ts';
@@ -142,6 +143,7 @@ export const links: Route.LinksFunction = () => [
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>('root') as RootData | undefined;
   const locale = root?.locale ?? 'en';
+  preloadFonts(locale);
   const sessionId = useContext(DocumentSessionIdContext) ?? (typeof document === 'undefined' ? null : documentSessionId());
   // Decided by the first page load (ADR 011): later revalidations never add or drop the script.
   const [cmp] = useState(() => root?.consent.cmp ?? null);
