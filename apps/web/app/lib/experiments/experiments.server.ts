@@ -40,6 +40,11 @@ export function testingDisabled(url: URL): boolean {
   return url.searchParams.get(DISABLE_PARAM)?.toLowerCase() === 'true';
 }
 
+/** How the SDK evaluates at `address` (the page's or the one the cache asks about): its ?KEY=N forcing and the testing switch. */
+function evaluationOptions(clientKey: string, publicUrl: string, address: URL) {
+  return { clientKey, enabled: !testingDisabled(address), url: `${publicUrl}${address.pathname}${address.search}` };
+}
+
 export async function experimentsData(request: Request, context: Readonly<RouterContextProvider>): Promise<ExperimentsData> {
   const { features, trustedCountryHeader, publicUrl } = context.get(requestInfoContext);
   const { clientKey } = features;
@@ -54,7 +59,7 @@ export async function experimentsData(request: Request, context: Readonly<Router
   const [bucket, bucketSource]: [string, BucketSource] = fromCache ? [fromCache, 'cache'] : usable ? [stored.slice(0, 2), 'cookie'] : [randomBytes(1).toString('hex'), 'drawn'];
   const url = new URL(request.url);
   const applicationCountry = requestCountry(request, trustedCountryHeader);
-  const options = { clientKey, enabled: !testingDisabled(url), url: `${publicUrl}${url.pathname}${url.search}` };
+  const options = evaluationOptions(clientKey, publicUrl, url);
   const evaluated = featureValues(payload, { ...options, attributes: { acqAnonymousId: bucket, applicationCountry } });
   const base = { clientKey, payload, enabled: options.enabled, ...evaluated };
   const variation = request.headers.get(EXPERIMENT_VARIATION_HEADER);
@@ -127,7 +132,7 @@ export function variationOf(
   const bucket = cacheBucket(request);
   if (!bucket) return undefined;
   const attributes = { acqAnonymousId: bucket, applicationCountry: requestCountry(request, trustedCountryHeader) };
-  return variationKey(featureValues(payload, { clientKey: features.clientKey, attributes, enabled: !testingDisabled(address), url: `${publicUrl}${address.pathname}${address.search}` }));
+  return variationKey(featureValues(payload, { ...evaluationOptions(features.clientKey, publicUrl, address), attributes }));
 }
 
 /**
