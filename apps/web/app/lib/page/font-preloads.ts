@@ -13,7 +13,7 @@ import type { Locale } from '@velvet/i18n/locales';
 /** The languages whose catalogs use letters of the latin-ext subset (test/font-preloads.test.ts checks it against the catalogs). */
 export const LATIN_EXT_LOCALES: ReadonlySet<Locale> = new Set(['pl']);
 
-/** During the render: React puts the preloads in the document's head (and the browser's render does nothing twice). */
+/** Called while the root layout renders: React writes the preloads into the document's head (in the browser, where they are there already, it adds none). */
 export function preloadFonts(locale: Locale): void {
   if (!LATIN_EXT_LOCALES.has(locale)) return;
   for (const href of [jostLatinExtUrl, displayLatinExtUrl]) preload(href, { as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' });
