@@ -110,7 +110,10 @@ test('the display face sets its accents over the middle of their letters (issue 
   await expect(heading).toBeVisible();
   const placements = await heading.evaluate(async (element): Promise<AccentPlacement[]> => {
     const style = getComputedStyle(element);
-    const font = (size: number) => `${style.fontWeight} ${size}px ${style.fontFamily}`;
+    // The display face alone: not the sized system fallbacks after it in the stack (ADR 067), whose
+    // local fonts a machine may lack (document.fonts.load rejects when one of the faces fails).
+    const displayFace = style.fontFamily.split(',')[0]!;
+    const font = (size: number) => `${style.fontWeight} ${size}px ${displayFace}`;
     await document.fonts.load(font(400), 'éèóòeo');
     const size = 400;
     /** The ink of one character: each pixel's coverage, by row. */
