@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { EnvError, parseEnv } from '@velvet/config/env';
 import express from 'express';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getIntl } from '../app/lib/i18n/intl.ts';
+import { parse } from '@formatjs/icu-messageformat-parser';
+import { getIntl, pageIntl } from '../app/lib/i18n/intl.ts';
 import { clientMessages } from '../app/lib/i18n/messages.server.ts';
 import { calendarClock, parseTestNow } from '../server/test-clock.ts';
 
@@ -33,6 +34,11 @@ describe('dates on pages', () => {
       // 23:30 UTC on 30 November is the first of December in Berlin, which French writes "1er".
       const firstOfMonth = new Date('2026-11-30T23:30:00.000Z');
       expect(getIntl('fr', clientMessages('fr')).formatMessage({ id: 'activation.voucherValidUntil' }, { date: firstOfMonth })).toBe('Valable jusqu’au 1er décembre 2026');
+      // The console's dates, and a date inside a plural's branch, follow the club's zone too.
+      const intl = pageIntl('en', { until: parse('{places, plural, one {# place until {date, date, long}} other {# places until {date, time, short}}}') });
+      expect(intl.formatDate(validUntil, { dateStyle: 'long' })).toBe('December 9, 2026');
+      expect(intl.formatMessage({ id: 'until' }, { places: 1, date: validUntil })).toBe('1 place until December 9, 2026');
+      expect(intl.formatMessage({ id: 'until' }, { places: 2, date: validUntil })).toBe('2 places until 12:30 AM');
     },
   );
 });

@@ -4,7 +4,8 @@
  * browser print the same day ("Valid until 9 December 2026"), so the page hydrates without a
  * mismatch whatever the server's or the visitor's own time zone.
  */
-import { createIntl, createIntlCache, type IntlShape } from 'react-intl';
+import { isDateElement, isPluralElement, isSelectElement, isTagElement, isTimeElement } from '@formatjs/icu-messageformat-parser';
+import { createIntl, createIntlCache, type IntlShape, type MessageDescriptor, type MessageFormatElement, type PrimitiveType } from 'react-intl';
 import { withLocalDates } from '@velvet/i18n/dates';
 import { CLUB_TIME_ZONE, type Locale } from '@velvet/i18n/locales';
 import type { Messages } from './messages.ts';
@@ -26,21 +27,44 @@ export function getIntl(locale: Locale, messages: Messages, onMissing?: () => bo
  * the catalog, and the page renders again when it is there), so it is not reported.
  */
 export function pageIntl(locale: Locale, messages: Messages, onMissing?: () => boolean): IntlShape {
-  const intl = createIntl(
-    {
-      locale,
-      messages,
-      timeZone: CLUB_TIME_ZONE,
-      defaultLocale: 'en',
-      onError: (error) => {
-        if (error.code === 'MISSING_TRANSLATION' && onMissing?.()) return;
-        reportIntlError(error);
-      },
+  const config = {
+    locale,
+    messages,
+    defaultLocale: 'en',
+    onError: (error: { code?: string; message: string }) => {
+      if (error.code === 'MISSING_TRANSLATION' && onMissing?.()) return;
+      reportIntlError(error);
     },
-    cache,
-  );
+  };
+  const zoned = createIntl({ ...config, timeZone: CLUB_TIME_ZONE }, cache);
+  // A message without a date is formatted by an instance without the time zone: with one,
+  // FormatJS merges the zone into every named date and time format on every call, and keys its
+  // cache by the merged formats — twice a message's cost, on every render of every page.
+  const plain = createIntl(config, cache);
+  const formatMessage = ((descriptor: MessageDescriptor, values?: Record<string, PrimitiveType>, options?: never) =>
+    (printsDates(messages[String(descriptor.id)]) ? zoned : plain).formatMessage(descriptor, values, options)) as IntlShape['formatMessage'];
   // French writes "1er décembre" where Intl prints "1 décembre" (docs/i18n/fr.md).
-  return withLocalDates(locale, intl);
+  return withLocalDates(locale, { ...zoned, formatMessage, $t: formatMessage });
+}
+
+const dated = new WeakMap<MessageFormatElement[], boolean>();
+
+/** Whether a message prints a date or a time (an argument `{d, date, long}`, at any depth). */
+function printsDates(message: string | MessageFormatElement[] | undefined): boolean {
+  if (typeof message === 'string') return /,\s*(date|time)\s*[,}]/.test(message);
+  if (!message) return false;
+  let known = dated.get(message);
+  if (known === undefined) {
+    known = message.some(
+      (element) =>
+        isDateElement(element) ||
+        isTimeElement(element) ||
+        ((isPluralElement(element) || isSelectElement(element)) && Object.values(element.options).some((option) => printsDates(option.value))) ||
+        (isTagElement(element) && printsDates(element.children)),
+    );
+    dated.set(message, known);
+  }
+  return known;
 }
 
 /** A missing translation is a bug the catalog test should have caught: surface it loudly. */
