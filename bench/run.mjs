@@ -16,6 +16,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiSection } from './lib/api-section.mjs';
 import { clusterSection } from './lib/cluster-section.mjs';
+import { codeSection } from './lib/code-section.mjs';
+import { lighthouseSection } from './lib/lighthouse-section.mjs';
 import { load, warmUp } from './lib/load.mjs';
 import { ensureBuild, startProduct } from './lib/product.mjs';
 import { registerOpenLoopSection } from './lib/open-loop-section.mjs';
@@ -26,12 +28,24 @@ import { ssrSection } from './lib/ssr-section.mjs';
 import { weightSection } from './lib/weight-section.mjs';
 
 /**
- * The sections, in the order they run. Sections that need the product run while it is up; keep
+ * The sections, in the order they run. Sections that need the product run while it is up;
+ * Lighthouse before any load run (it simulates throttling from this machine's own timings); keep
  * register-sqlite the last of them: it leaves thousands of activation emails in the outbox,
  * which the product's worker would be sending during any later measurement.
  * @type {import('./lib/sections.mjs').Section[]}
  */
-const SECTIONS = [weightSection, ssrSection, sharedCacheSection, apiSection, registerSqliteSection, registerPostgresSection, registerOpenLoopSection, clusterSection];
+const SECTIONS = [
+  weightSection,
+  lighthouseSection,
+  ssrSection,
+  sharedCacheSection,
+  apiSection,
+  registerSqliteSection,
+  registerPostgresSection,
+  registerOpenLoopSection,
+  clusterSection,
+  codeSection,
+];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');

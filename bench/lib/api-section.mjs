@@ -1,8 +1,9 @@
 /**
  * The API's busiest query, `registrationCodeDetails` (every landing page with ?rc= asks it),
  * against a bare GraphQL Yoga server over the same schema answering the same JSON from memory
- * (bench/anchors/yoga-server.mjs): same operation, same response bytes, 50 connections. Issue 11:
- * at least the anchor's throughput, with a p99 at most 1.2 times the anchor's.
+ * (bench/anchors/yoga-server.mjs): same operation, same response bytes, 50 connections. Issue 19
+ * §5: at least 0.8 of the anchor's throughput (issue 11 asked for 1.0), with a p99 at most 1.2
+ * times the anchor's.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -72,7 +73,7 @@ export const apiSection = {
     const p99Ratio = api.p99 / bare.p99;
     return {
       figures: [
-        { id: 'api.throughput', label: 'API registrationCodeDetails, req/s', measured: throughput(api), anchor: `${throughput(bare)} (bare Yoga)`, ratio, goal: ratioGoal(ratio, 1.0) },
+        { id: 'api.throughput', label: 'API registrationCodeDetails, req/s', measured: throughput(api), anchor: `${throughput(bare)} (bare Yoga)`, ratio, goal: ratioGoal(ratio, 0.8) },
         { id: 'api.p99', label: 'API registrationCodeDetails, p99', measured: `${num(api.p99)} ms`, anchor: `${num(bare.p99)} ms (bare Yoga)`, ratio: p99Ratio, goal: ratioGoal(p99Ratio, 1.2, { atMost: true }) },
       ],
       lines: [

@@ -1,13 +1,14 @@
 /**
  * First-load weight of the landing page `/`: the JavaScript and CSS its server-rendered HTML
  * makes a browser fetch (gzip -9 of each file, as fetched once), the fonts it preloads, and the
- * HTML itself (bench/lib/assets.mjs has the rules). Issue 11's goals: JS ≤ 100 kB gzipped, HTML
- * ≤ 10 kB gzipped.
+ * HTML itself (bench/lib/assets.mjs has the rules). Goals: JS at most 1.1 of the bare React
+ * Router page's (issue 19 §5), HTML ≤ 10 kB gzipped (issue 11).
  */
 import path from 'node:path';
 import { measureAnchorPage } from './anchor-page.mjs';
 import { measureFirstLoad } from './assets.mjs';
 import { kb, num, printTable } from './format.mjs';
+import { ratioGoal } from './sections.mjs';
 
 const KB = 1000;
 
@@ -71,8 +72,11 @@ export const weightSection = {
         {
           id: 'weight.js',
           label: 'landing first-load JS (gzip -9)',
-          measured: `${num(jsGzip / KB, 1)} kB in ${js.length} files = ${num(ratio, 3)} of the bare React Router page (${num(anchor.js.gzip / KB, 1)} kB)`,
-          goal: { text: '≤ 100 kB (below the bare page)', met: jsGzip <= 100 * KB && ratio <= 1 },
+          measured: `${num(jsGzip / KB, 1)} kB in ${js.length} files`,
+          anchor: `${num(anchor.js.gzip / KB, 1)} kB (the bare React Router page)`,
+          ratio,
+          // Issue 19 §5 (issue 11 asked for ≤ 100 kB, below the bare page: the framework alone is 107 kB).
+          goal: ratioGoal(ratio, 1.1, { atMost: true }),
         },
         { id: 'weight.html', label: 'landing HTML (gzip -9)', measured: `${num(weight.htmlGzip / KB, 1)} kB`, goal: { text: '≤ 10 kB', met: weight.htmlGzip <= 10 * KB } },
       ],
