@@ -5,8 +5,6 @@
  * same count at the commit the issue was measured on (9a58e3f), read from git in the same run.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { num } from './format.mjs';
 import { ratioGoal } from './sections.mjs';
 
@@ -14,40 +12,23 @@ import { ratioGoal } from './sections.mjs';
 const ISSUE_COMMIT = '9a58e3f';
 const PRODUCTION = /\.(ts|tsx|js|mjs)$/;
 const NOT_PRODUCTION = /\.d\.ts$|(^|\/)(test|tests|e2e)\/|\.(test|spec)\./;
+/** Git's empty tree: a diff from it counts every line of every file as added. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
-/** @param {string} root @param {string[]} args */
-const git = (root, args, input) => spawnSync('git', args, { cwd: root, encoding: 'utf8', input, maxBuffer: 256 * 1024 * 1024 });
-
-/** @param {string} list git's `-z` file list @returns {string[]} */
-const production = (list) => list.split('\0').filter((file) => PRODUCTION.test(file) && !NOT_PRODUCTION.test(file));
-
-/** @param {string} text */
-const lineCount = (text) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-
-/** @param {string} root */
-function countWorkingTree(root) {
-  const files = production(git(root, ['ls-files', '-z', '--', 'apps']).stdout);
-  return { files: files.length, lines: files.reduce((sum, file) => sum + lineCount(readFileSync(path.join(root, file), 'utf8')), 0) };
-}
-
-/** @param {string} root @returns {{ files: number, lines: number } | null} null when the clone lacks the commit */
-function countAtCommit(root) {
-  const tree = git(root, ['ls-tree', '-r', '-z', '--name-only', ISSUE_COMMIT, '--', 'apps']);
-  if (tree.status !== 0) return null;
-  const files = production(tree.stdout);
-  const blobs = git(root, ['cat-file', '--batch'], files.map((file) => `${ISSUE_COMMIT}:${file}`).join('\n') + '\n');
-  if (blobs.status !== 0) return null;
-  // --batch: a header line "<sha> blob <size>", then the contents, then a newline, for each file.
-  let lines = 0;
-  let at = 0;
-  const out = Buffer.from(blobs.stdout, 'utf8');
-  while (at < out.length) {
-    const headerEnd = out.indexOf(10, at);
-    const size = Number(out.subarray(at, headerEnd).toString('utf8').split(' ')[2]);
-    lines += lineCount(out.subarray(headerEnd + 1, headerEnd + 1 + size).toString('utf8'));
-    at = headerEnd + 1 + size + 1;
-  }
-  return { files: files.length, lines };
+/**
+ * The production files under apps/ and their lines, at `commit` or (none) in the working tree,
+ * as `git diff --numstat` from the empty tree counts them; null when the clone lacks the commit.
+ * @param {string} root @param {string} [commit]
+ * @returns {{ files: number, lines: number } | null}
+ */
+function count(root, commit) {
+  const diff = spawnSync('git', ['diff', '--numstat', EMPTY_TREE, ...(commit ? [commit] : []), '--', 'apps'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (diff.status !== 0) return null;
+  const rows = diff.stdout
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter(([, , file]) => file && PRODUCTION.test(file) && !NOT_PRODUCTION.test(file));
+  return { files: rows.length, lines: rows.reduce((sum, [added]) => sum + Number(added), 0) };
 }
 
 /** @type {import('./sections.mjs').Section} */
@@ -56,8 +37,9 @@ export const codeSection = {
   title: 'Production lines in apps/ against the same count when issue 19 was measured',
   needs: 'alone',
   async run({ root }) {
-    const now = countWorkingTree(root);
-    const then = countAtCommit(root);
+    const now = count(root);
+    if (!now) throw new Error('git diff --numstat failed in the repository');
+    const then = count(root, ISSUE_COMMIT);
     const ratio = then ? now.lines / then.lines : undefined;
     return {
       figures: [
