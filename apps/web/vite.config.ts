@@ -12,13 +12,14 @@ import { defineConfig, type Plugin } from 'vite';
  */
 const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|turbo-stream|cookie|set-cookie-parser)[\\/]/;
 /**
- * Our own small shared modules (components, hooks, helpers) and the bundler's helpers; not the
- * form stack (only form pages load Conform, Zod and the forms built on them) nor the packages,
+ * Our own small shared modules (components, hooks, helpers), the codes' customizations (no
+ * imports; the landing page and the console share them) and the bundler's helpers; not the form
+ * stack (only form pages load Conform, Zod and the forms built on them) nor the other packages,
  * nor the console's pieces (a module here brings its dependencies into the chunk: the console's
  * forms would bring Conform and Zod to every public page).
  */
 const COMMON = (id: string) =>
-  /[\\/]apps[\\/]web[\\/]app[\\/](components|lib)[\\/]|preload-helper|rolldown[:\\/]runtime/.test(id) &&
+  /[\\/]apps[\\/]web[\\/]app[\\/](components|lib)[\\/]|[\\/]validation[\\/]src[\\/]customization\.ts$|preload-helper|rolldown[:\\/]runtime/.test(id) &&
   !/registration-form|field\.tsx|code-form|client-validation|social-registration|onboarding|welcome|admin|copy-button|funnel-operations|address-form|code-(charts|state|operations)/.test(id);
 const SHELL_ROOTS = ['./app/root.tsx', './app/entry.client.tsx'].map((file) => fileURLToPath(new URL(file, import.meta.url)));
 
