@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { asciiDomain } from './email-domain.ts';
+import { GENDERS, SHOPPING_PREFERENCES, type Gender } from './registration-options.ts';
 
 /** RFC 5321 limits a forward path to 256 octets including the angle brackets. */
 const EMAIL_MAX_LENGTH = 254;
@@ -25,10 +26,6 @@ export const REGISTRATION_MESSAGE_IDS = {
   legalVersion: 'validation.legalVersion',
   language: 'validation.language',
 } as const;
-
-/** Ms/Mrs = FEMALE, Mr = MALE (the GraphQL enum Gender). */
-export const GENDERS = ['FEMALE', 'MALE'] as const;
-export type Gender = (typeof GENDERS)[number];
 
 /**
  * RFC 5322 "dot-atom" local part, without the quoted form no shop accepts, in ASCII: letters
@@ -185,10 +182,6 @@ export interface RegisterInput {
  * code is quarantined as leaked and the registration waits for a check (issue 12 §4, ADR 043).
  */
 export type RegistrationOutcome = 'FORM_FINISHED' | 'ACCOUNT_ACTIVE' | 'ACCOUNT_PENDING' | 'PENDING_REVIEW';
-
-/** The GraphQL enum ShoppingPreference, in the order the social second step offers them. */
-export const SHOPPING_PREFERENCES = ['WOMEN', 'MEN', 'KIDS', 'HOME', 'BEAUTY', 'LUXURY', 'SPORT'] as const;
-export type ShoppingPreference = (typeof SHOPPING_PREFERENCES)[number];
 
 /** The social second step's "choose at least one". */
 export const PREFERENCES_MESSAGE_ID = 'validation.preferences';

@@ -8,7 +8,7 @@
  */
 import type { AdminRole } from '@velvet/validation/admin';
 import type { Customization } from '@velvet/validation/customization';
-import type { ShoppingPreference } from '@velvet/validation/registration';
+import type { ShoppingPreference } from '@velvet/validation/registration-options';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** An ISO-8601 UTC timestamp such as `2026-11-22T10:00:00.000Z`. */

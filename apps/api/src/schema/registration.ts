@@ -1,6 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { GENDERS } from '@velvet/validation/registration';
-import type { Gender } from '@velvet/validation/registration';
+import { GENDERS, type Gender } from '@velvet/validation/registration-options';
 import { enforceRateLimit } from '../rate-limit.ts';
 import { activateAccount, registrationStatus } from '../services/activate-account.ts';
 import type { ActivationResult } from '../services/activate-account.ts';

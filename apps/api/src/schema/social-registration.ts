@@ -1,5 +1,4 @@
-import { SHOPPING_PREFERENCES } from '@velvet/validation/registration';
-import type { ShoppingPreference } from '@velvet/validation/registration';
+import { SHOPPING_PREFERENCES, type ShoppingPreference } from '@velvet/validation/registration-options';
 import { enforceRateLimit } from '../rate-limit.ts';
 import { completeSocialRegistration } from '../services/complete-social-registration.ts';
 import { issueMemberToken } from '../auth/member-identity.ts';

@@ -9,7 +9,8 @@
  * A bad token is refused before anything is read or written.
  */
 import { verifySocialToken } from '@velvet/tokens/signed-token';
-import type { RegisterInput, ShoppingPreference } from '@velvet/validation/registration';
+import type { RegisterInput } from '@velvet/validation/registration';
+import type { ShoppingPreference } from '@velvet/validation/registration-options';
 import type { IssuedWelcomeVoucher } from '../domain/member-activation.ts';
 import type { FieldError, RegisterDeps, RegistrationRunOutcome } from './registration/outcomes.ts';
 import { runRegistration } from './register-member.ts';

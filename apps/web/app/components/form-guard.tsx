@@ -6,7 +6,9 @@
  * everyone), and — for the sign-up forms — a proof of work the browser solves once the person
  * starts on the form. Sent before the start or the proof is ready, the form waits for them and
  * says so in a status line, then goes on by itself. Without JavaScript, or when no start or no
- * challenge could be had, the form goes without them and the API decides (ADR 041).
+ * challenge could be had, the form goes without them and the API decides (ADR 041). A form may
+ * ask for more to be ready before it goes (`prepare`: its client-side checks, loaded when the
+ * person starts on it, lib/forms/client-validation.ts).
  */
 import { useEffect, useRef, useState } from 'react';
 import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
@@ -16,8 +18,10 @@ import { useT } from '../lib/page/use-root.ts';
 
 /** A proof is good for 20 minutes at the API (ADR 041); older than this, the form solves a new one before it goes. */
 const PROOF_FRESH_MS = 15 * 60 * 1000;
+/** The longest a submission waits for `prepare` (a stalled download): then it goes to the action, checked there as without JavaScript. */
+const PREPARE_WAIT_MS = 5000;
 
-export function FormGuard({ proofOfWork }: { proofOfWork?: ProofOfWorkRequest }) {
+export function FormGuard({ proofOfWork, prepare }: { proofOfWork?: ProofOfWorkRequest; prepare?: () => Promise<void> }) {
   const t = useT();
   const anchor = useRef<HTMLSpanElement>(null);
   const [waiting, setWaiting] = useState(false);
@@ -44,6 +48,12 @@ export function FormGuard({ proofOfWork }: { proofOfWork?: ProofOfWorkRequest })
     const proofField = form ? hidden(GUARD_FIELDS.proofOfWork) : null;
     let solving: Promise<void> | null = null;
     let settled = !form;
+    let preparing: Promise<void> | null = null;
+    let prepared = !prepare;
+    const ready = () =>
+      (preparing ??= (prepare ? Promise.race([prepare(), new Promise<void>((resolve) => setTimeout(resolve, PREPARE_WAIT_MS))]) : Promise.resolve()).finally(() => {
+        prepared = true;
+      }));
     let solvedAt = 0;
     /** A submission waits for its start or proof: pressing again sends nothing twice. */
     let queued = false;
@@ -63,6 +73,7 @@ export function FormGuard({ proofOfWork }: { proofOfWork?: ProofOfWorkRequest })
     const begin = () => {
       requestFormStart();
       if (form) void solve();
+      void ready();
     };
     const onSubmit = (event: SubmitEvent) => {
       // "Back" (formnovalidate) sends nothing on: it need not wait.
@@ -80,7 +91,7 @@ export function FormGuard({ proofOfWork }: { proofOfWork?: ProofOfWorkRequest })
         proofField!.value = '';
       }
       const start = formStartVerdict();
-      if (settled && 'value' in start) {
+      if (settled && prepared && 'value' in start) {
         // The page load's start while it is good (old enough, not used up); else none, as without JavaScript.
         startField.value = start.value ?? '';
         if (start.value) formStartSent();
@@ -92,7 +103,7 @@ export function FormGuard({ proofOfWork }: { proofOfWork?: ProofOfWorkRequest })
       queued = true;
       setWaiting(true);
       const submitter = event.submitter instanceof HTMLButtonElement || event.submitter instanceof HTMLInputElement ? event.submitter : null;
-      void Promise.all(['wait' in start ? start.wait : null, form ? solve() : null]).then(() => {
+      void Promise.all(['wait' in start ? start.wait : null, form ? solve() : null, ready()]).then(() => {
         queued = false;
         setWaiting(false);
         element.requestSubmit(submitter);
@@ -108,7 +119,7 @@ export function FormGuard({ proofOfWork }: { proofOfWork?: ProofOfWorkRequest })
       startField.remove();
       proofField?.remove();
     };
-  }, [form, registrationCode, validityTimestamp]);
+  }, [form, registrationCode, validityTimestamp, prepare]);
 
   return (
     <>

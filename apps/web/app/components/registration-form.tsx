@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
-import { GENDERS, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
+import { GENDERS } from '@velvet/validation/registration-options';
 import { type RegistrationStep } from '@velvet/validation/registration-steps';
 import { useState, useSyncExternalStore } from 'react';
 import { useIntl } from 'react-intl';
 import { browserCountry } from '../lib/i18n/country.ts';
 import { Form } from 'react-router';
 import { trackStep } from '../lib/analytics/analytics.ts';
-import { BACK_BUTTON, validateWith } from '../lib/forms/client-validation.ts';
+import { BACK_BUTTON, clientValidation, loadClientValidation } from '../lib/forms/client-validation.ts';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
 import { LEGAL_VERSIONS_FIELD, legalVersionsValue, type LegalVersions } from '../lib/registration/legal-versions.ts';
 import { useSubmitting } from '../lib/forms/forms.ts';
@@ -18,9 +18,6 @@ import { SubmitButton } from './submit-button.tsx';
 
 /** A country the form offers, with the legal documents the page shows for it. */
 export type CountryOption = LegalVersions;
-
-/** The shared rules of each step (@velvet/validation), the same the action applies. */
-const SCHEMAS = { 'one-step': registrationForm, 'lean-1': leanStep1Form, 'lean-2': leanStep2Form } as const satisfies Record<RegistrationStep, unknown>;
 
 interface Values {
   email: string;
@@ -34,8 +31,8 @@ interface Values {
 
 /**
  * The registration form: one step, or the lean flow's two steps. The shared schema runs in
- * the browser (errors as the visitor types) and again in the action, so messages and
- * behaviour are the same without JavaScript.
+ * the browser (errors as the visitor types; loaded when the person starts on the form) and
+ * again in the action, so messages and behaviour are the same without JavaScript.
  */
 export function RegistrationForm({
   step,
@@ -70,7 +67,7 @@ export function RegistrationForm({
     defaultValue: defaults,
     shouldRevalidate: 'onInput',
     // The action's schema, in the browser too: errors update as the visitor types, no round trip.
-    onValidate: validateWith<Values>(SCHEMAS[step]),
+    onValidate: clientValidation<Values>((rules) => rules.registrationSteps[step]),
     // Called for a valid submission only: the funnel's "submitting an e-mail" / "submitting step 2".
     onSubmit: (_event, { submission, formData }) => {
       if (submission?.status !== 'success' || formData.has(BACK_BUTTON)) return;
@@ -87,6 +84,7 @@ export function RegistrationForm({
       {/* Step 1 of the lean flow sends nothing anywhere; the step that registers asks the proof. */}
       <FormGuard
         proofOfWork={step === 'lean-1' ? undefined : { form: 'REGISTRATION', registrationCode: invitation?.code, validityTimestamp: invitation?.validityTimestamp }}
+        prepare={loadClientValidation}
       />
       {form.errors?.length ? (
         <p role="alert" className="border-l-2 border-alert pl-4 text-sm">

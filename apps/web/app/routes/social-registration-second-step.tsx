@@ -22,12 +22,13 @@ import { isScriptedSubmission } from '../lib/forms/form-guard.server.ts';
 import { shownEmail } from '../lib/forms/shown-email.server.ts';
 import { FormGuard } from '../components/form-guard.tsx';
 import { readFlow, type RegistrationFlowState } from '../lib/session.server.ts';
-import { SHOPPING_PREFERENCES, socialSecondStepForm, type AskedNames } from '@velvet/validation/registration';
+import { socialSecondStepForm, type AskedNames } from '@velvet/validation/registration';
+import { SHOPPING_PREFERENCES } from '@velvet/validation/registration-options';
 import { codeErrorsIn, refusesToken } from '@velvet/validation/user-errors';
 import { useTrackOnce, useTrackStep } from '../lib/analytics/use-track.ts';
 import { useT } from '../lib/page/use-root.ts';
 import { trackStep } from '../lib/analytics/analytics.ts';
-import { validateWith } from '../lib/forms/client-validation.ts';
+import { clientValidation, loadClientValidation } from '../lib/forms/client-validation.ts';
 import { useSubmitting } from '../lib/forms/forms.ts';
 import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/forms/connection.ts';
 
@@ -266,7 +267,7 @@ function SecondStepForm({
     defaultValue: defaults,
     shouldRevalidate: 'onInput',
     // The action's schema, in the browser too: errors update as the visitor types, no round trip.
-    onValidate: validateWith<Values>(socialSecondStepForm(ask)),
+    onValidate: clientValidation<Values>((rules) => rules.socialSecondStep(ask)),
     onSubmit: (_event, { submission }) => {
       if (submission?.status === 'success') trackStep({ event: 'step2_submitted', flow: 'socialRegistration' });
     },
@@ -276,7 +277,7 @@ function SecondStepForm({
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="space-y-6">
       <input type="hidden" name="token" value={token} />
-      <FormGuard />
+      <FormGuard prepare={loadClientValidation} />
       {form.errors?.length ? (
         <p role="alert" className="border-l-2 border-alert pl-4 text-sm">
           {form.errors.map((id) => t(id))}

@@ -1,6 +1,7 @@
 /** The rows every registration path writes beside the member, and the code's admission under its lock. */
 import { randomUUID } from 'node:crypto';
-import type { RegisterInput, ShoppingPreference } from '@velvet/validation/registration';
+import type { RegisterInput } from '@velvet/validation/registration';
+import type { ShoppingPreference } from '@velvet/validation/registration-options';
 import { isBlocking, normalizeRegistrationCode } from '@velvet/validation/registration-code';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Kysely, Transaction } from 'kysely';

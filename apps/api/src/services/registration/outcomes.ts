@@ -3,7 +3,8 @@
  * folder): its dependencies, its result, the answers it gives, and the fields it validated.
  */
 import { randomUUID } from 'node:crypto';
-import type { Gender, RegistrationOutcome, ShoppingPreference } from '@velvet/validation/registration';
+import type { RegistrationOutcome } from '@velvet/validation/registration';
+import type { Gender, ShoppingPreference } from '@velvet/validation/registration-options';
 import type { RegistrationCodeError } from '@velvet/validation/registration-code';
 import type { Locale } from '@velvet/i18n/locales';
 import type { Db } from '../../db/connect.ts';

@@ -8,7 +8,8 @@ import {
   gender as genderField,
   lastName as lastNameField,
 } from '@velvet/validation/registration';
-import type { Gender, RegisterInput } from '@velvet/validation/registration';
+import type { RegisterInput } from '@velvet/validation/registration';
+import type { Gender } from '@velvet/validation/registration-options';
 import type { z } from 'zod';
 import type { Db } from '../../db/connect.ts';
 import { checkMailAddress } from '../../domain/mail-domains.ts';

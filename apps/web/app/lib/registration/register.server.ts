@@ -6,7 +6,8 @@
  * the visitor to the page of the outcome.
  */
 import type { Locale, Prefix } from '@velvet/i18n/locales';
-import { GENDERS, NAME_MAX_LENGTH, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
+import { NAME_MAX_LENGTH, leanStep1Form, leanStep2Form, registrationForm } from '@velvet/validation/registration';
+import { GENDERS } from '@velvet/validation/registration-options';
 import { isRegistrationStep, type RegistrationStep } from '@velvet/validation/registration-steps';
 import { suggestEmail } from '@velvet/validation/email-suggestion';
 import { codeErrorsIn } from '@velvet/validation/user-errors';

@@ -8,7 +8,8 @@
  * a person wrongly refused notices that no email came and recovers with one press.
  */
 import type { Locale } from '@velvet/i18n/locales';
-import { GENDERS, isRegistrationFlow, type Gender } from '@velvet/validation/registration';
+import { isRegistrationFlow } from '@velvet/validation/registration';
+import { GENDERS, type Gender } from '@velvet/validation/registration-options';
 import { codeErrorsIn, fieldMessages } from '@velvet/validation/user-errors';
 import { data } from 'react-router';
 import { callApi } from '../api/api.server.ts';
