@@ -3,12 +3,25 @@
  * are shown in the club's time zone (ADR 021), as in emails: the server and every visitor's
  * browser print the same day ("Valid until 9 December 2026"), so the page hydrates without a
  * mismatch whatever the server's or the visitor's own time zone.
+ *
+ * No locale look-up (ADR 068): FormatJS asks `Intl.NumberFormat.supportedLocalesOf` and
+ * `Intl.DateTimeFormat.supportedLocalesOf` whether the language is there, when an instance is
+ * made and for every message it formats. The first such question makes the browser list every
+ * locale its ICU knows: 25–90 ms of one task on a two-core machine, 150–210 ms at Lighthouse's
+ * 4× CPU, in the middle of hydration, on a page that may format no number and no date at all.
+ * The answer is known: our languages are the eight of `LOCALES`, which every ICU has. So the
+ * instance is made with the page's language as its default language and none of its own
+ * (FormatJS then takes the default without asking), and a message resolves its language with
+ * `Intl.Locale` (no look-up) instead of asking.
  */
 import { isDateElement, isPluralElement, isSelectElement, isTagElement, isTimeElement } from '@formatjs/icu-messageformat-parser';
+import { IntlMessageFormat } from 'intl-messageformat';
 import { createIntl, createIntlCache, type IntlShape, type MessageDescriptor, type MessageFormatElement, type PrimitiveType } from 'react-intl';
 import { withLocalDates } from '@velvet/i18n/dates';
 import { CLUB_TIME_ZONE, type Locale } from '@velvet/i18n/locales';
 import type { Messages } from './messages.ts';
+
+IntlMessageFormat.resolveLocale = (locales) => new Intl.Locale(Array.isArray(locales) ? String(locales[0]) : locales);
 
 const cache = createIntlCache();
 const instances = new Map<string, IntlShape>();
@@ -28,10 +41,13 @@ export function getIntl(locale: Locale, messages: Messages, onMissing?: () => bo
  */
 export function pageIntl(locale: Locale, messages: Messages, onMissing?: () => boolean): IntlShape {
   const config = {
-    locale,
+    // No `locale` (empty): FormatJS takes `defaultLocale` as the instance's language without
+    // asking ICU whether it has it (above), and says so with an INVALID_CONFIG error, expected here.
+    locale: '',
+    defaultLocale: locale,
     messages,
-    defaultLocale: 'en',
     onError: (error: { code?: string; message: string }) => {
+      if (error.code === 'INVALID_CONFIG') return;
       if (error.code === 'MISSING_TRANSLATION' && onMissing?.()) return;
       reportIntlError(error);
     },
