@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countryFromHostname, countryFromTimeZone, countryOnServer, formCountry, requestCountry } from '../app/lib/i18n/country.ts';
+import { namedCountries } from '../app/lib/i18n/country.server.ts';
 
 describe('country detection (spec §9: backend, domain, time zone, DE)', () => {
   it('reads two-letter top-level domains only, and only served countries', () => {
@@ -42,5 +43,13 @@ describe('country detection (spec §9: backend, domain, time zone, DE)', () => {
     expect(requestCountry(request('https://club.example.nl/', { 'accept-language': 'de-CH;q=0.5,fr-FR' }), undefined)).toBe('FR');
     expect(requestCountry(request('https://club.example.nl/', { 'accept-language': 'en, *' }), undefined)).toBe('NL');
     expect(requestCountry(request('https://club.example.com/', {}), undefined)).toBe('DE');
+  });
+
+  it('names a form’s countries in the page’s language and orders them as that language sorts', () => {
+    const offered = ['PL', 'AT', 'DE', 'NL'].map((isoCode) => ({ isoCode, termsPkString: `terms-${isoCode}` }));
+    // German files Ö with O; Swedish puts it after Z.
+    expect(namedCountries(offered, 'de').map((c) => c.name)).toEqual(['Deutschland', 'Niederlande', 'Österreich', 'Polen']);
+    expect(namedCountries(offered, 'sv').map((c) => c.name)).toEqual(['Nederländerna', 'Polen', 'Tyskland', 'Österrike']);
+    expect(namedCountries(offered, 'de').find((c) => c.isoCode === 'AT')).toEqual({ isoCode: 'AT', termsPkString: 'terms-AT', name: 'Österreich' });
   });
 });

@@ -17,7 +17,8 @@ import { FormGuard } from './form-guard.tsx';
 import { SubmitButton } from './submit-button.tsx';
 
 /** A country the form offers, with the legal documents the page shows for it. */
-export type CountryOption = LegalVersions;
+/** A country the code offers, named and ordered in the page's language by the server (`namedCountries`). */
+export type CountryOption = LegalVersions & { name: string };
 
 interface Values {
   email: string;
@@ -204,13 +205,8 @@ export function NameFields({ firstName, lastName }: { firstName?: FieldMetadata<
 /** The countries the invitation's code offers, by name in the page's language. */
 export function CountryField({ field, countries, choice }: { field: FieldMetadata<string>; countries: CountryOption[]; choice: CountryChoice }) {
   const t = useT();
-  const intl = useIntl();
-  const regionNames = new Intl.DisplayNames([intl.locale], { type: 'region' });
   // Controlled by the derived choice (useCountryChoice), so Conform's defaultValue is left out.
   const { defaultValue: _defaultValue, key: _key, ...selectProps } = getSelectProps(field);
-  const sortedCountries = [...countries].sort((a, b) =>
-    (regionNames.of(a.isoCode) ?? a.isoCode).localeCompare(regionNames.of(b.isoCode) ?? b.isoCode, intl.locale),
-  );
   return (
     <div>
       <label htmlFor={field.id} className="eyebrow block text-stone">{t('registration.country')}</label>
@@ -222,8 +218,8 @@ export function CountryField({ field, countries, choice }: { field: FieldMetadat
         className="field-input mt-2"
         aria-describedby={describedBy(field)}
       >
-        {sortedCountries.map((c) => (
-          <option key={c.isoCode} value={c.isoCode}>{regionNames.of(c.isoCode) ?? c.isoCode}</option>
+        {countries.map((c) => (
+          <option key={c.isoCode} value={c.isoCode}>{c.name}</option>
         ))}
       </select>
       <FieldErrors field={field} />

@@ -4,7 +4,7 @@ import { PageIntro } from '../components/page-intro.tsx';
 import { RegistrationForm } from '../components/registration-form.tsx';
 import { localeContext } from '../lib/page/context.ts';
 import { formCountry } from '../lib/i18n/country.ts';
-import { serverCountry } from '../lib/i18n/country.server.ts';
+import { namedCountries, serverCountry } from '../lib/i18n/country.server.ts';
 import { localizedPath } from '../lib/i18n/i18n.ts';
 import type { RegistrationFlow } from '@velvet/validation/registration';
 import type { RegistrationStep } from '@velvet/validation/registration-steps';
@@ -21,7 +21,7 @@ import { CONNECTION_LOST, LOST, keepDataWhenLost, sentOrLost } from '../lib/form
 /** The registration form: one step, or the lean flow (step=2 after the email step). */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
-  const { prefix } = context.get(localeContext);
+  const { prefix, locale } = context.get(localeContext);
   const url = new URL(request.url);
   const { flow, save } = await readFlow(request, context);
   const invitation = invitationFrom(url, flow);
@@ -37,7 +37,7 @@ export async function loader(args: Route.LoaderArgs) {
   if (check.status !== 'valid') throw await deny(args, check.refusal.reason, invitation, referrer);
   const flowValue = registrationFlowOf(invitation.slug, url.searchParams.get('step'), flow);
   const step: RegistrationStep = flowValue === 'leanStep2' ? 'lean-2' : flowValue === 'leanStep1' ? 'lean-1' : 'one-step';
-  const countries = check.details.countryOptions;
+  const countries = namedCountries(check.details.countryOptions, locale);
   const preferred = flow.registrationCountry ?? detected;
   const differentAddress = url.searchParams.get('email') === 'new';
   return data({

@@ -11,7 +11,7 @@ import { Modal } from '../components/modal.tsx';
 import { SignupOptions } from '../components/signup-options.tsx';
 import { localeContext } from '../lib/page/context.ts';
 import { formCountry } from '../lib/i18n/country.ts';
-import { serverCountry } from '../lib/i18n/country.server.ts';
+import { namedCountries, serverCountry } from '../lib/i18n/country.server.ts';
 import { readablePath, splitLocalePath } from '../lib/i18n/i18n.ts';
 import { customizationTexts, voucherFor } from '@velvet/validation/customization';
 import { landingOptions, sourcePathFrom, type LandingLayout, type LandingPageOptions } from '../lib/landing/landing-variants.ts';
@@ -120,7 +120,7 @@ export async function loader(args: Route.LoaderArgs) {
       arrival,
     );
   }
-  const countries = check.details.countryOptions;
+  const countries = namedCountries(check.details.countryOptions, locale);
   const oidc = oidcSettings();
   return reply(
     {

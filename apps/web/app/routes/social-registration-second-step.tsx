@@ -11,7 +11,7 @@ import { callApi } from '../lib/api/api.server.ts';
 import { authCookie } from '../lib/auth-cookie.server.ts';
 import { localeContext, requestInfoContext } from '../lib/page/context.ts';
 import { formCountry } from '../lib/i18n/country.ts';
-import { serverCountry } from '../lib/i18n/country.server.ts';
+import { namedCountries, serverCountry } from '../lib/i18n/country.server.ts';
 import { pageMeta } from '../lib/page/meta.ts';
 import { postedLegalVersions } from '../lib/registration/legal-versions.ts';
 import { completeSocialRegistration, type CompleteSocialRegistrationInput } from '../lib/api/operations.ts';
@@ -76,7 +76,7 @@ export async function loader(args: Route.LoaderArgs) {
   ]);
   if (check.status === 'unavailable') return { state: 'unavailable' as const, email: shownEmail(claims.email), notice: apiFailureMessage(check.error) };
   if (check.status !== 'valid') throw await deny(args, check.refusal.reason, invitation, referrer);
-  const countries = check.details.countryOptions;
+  const countries = namedCountries(check.details.countryOptions, context.get(localeContext).locale);
   return {
     state: 'ready' as const,
     token: token ?? '',

@@ -1,5 +1,5 @@
 /** The backend's answer for the server's part of country detection (spec §9; the order is country.ts's). */
-import type { Country } from '@velvet/i18n/locales';
+import type { Country, Locale } from '@velvet/i18n/locales';
 import type { RouterContextProvider } from 'react-router';
 import { callApi } from '../api/api.server.ts';
 import { countryOnServer } from './country.ts';
@@ -19,4 +19,18 @@ export function serverCountry(request: Request, context: Readonly<RouterContextP
       if (!(error instanceof Response)) console.warn(String(error));
     },
   );
+}
+
+const regionNames = new Map<Locale, { names: Intl.DisplayNames; order: Intl.Collator }>();
+
+/**
+ * A form's countries with their names in the page's language, in that language's alphabetical
+ * order: named here, so the browser shows them without `Intl.DisplayNames` and sorts them without
+ * `Intl.Collator`, each of which makes it list ICU's locales first, in hydration's long task (ADR 068).
+ */
+export function namedCountries<T extends { isoCode: string }>(options: readonly T[], locale: Locale): (T & { name: string })[] {
+  let region = regionNames.get(locale);
+  if (!region) regionNames.set(locale, (region = { names: new Intl.DisplayNames([locale], { type: 'region' }), order: new Intl.Collator(locale) }));
+  const { names, order } = region;
+  return options.map((option) => ({ ...option, name: names.of(option.isoCode) ?? option.isoCode })).sort((a, b) => order.compare(a.name, b.name));
 }
