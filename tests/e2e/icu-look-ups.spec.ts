@@ -4,10 +4,12 @@
  * of a page, or any `supportedLocalesOf`, costs 25–90 ms of one task on a two-core machine (150–
  * 210 ms at 4× CPU), in the middle of hydration. Pages whose first render formats no number and no
  * date ask none of them: FormatJS is told our languages exist, the form's countries come named and
- * sorted from the server, and the browser's time zone is read from Temporal where it has it.
+ * sorted from the server, the landing page's figures come formatted and its banner's promotions
+ * as instants, and the browser's time zone is read from Temporal where it has it. (In the
+ * promotion season the countdown formats its minutes in the browser as it ticks, and pays once.)
  */
 import type { Page } from '@playwright/test';
-import { expect, test, text, waitForHydration } from './support.ts';
+import { QUIET_DAY, TEST_NOW_HEADER, expect, test, text, waitForHydration } from './support.ts';
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 
@@ -63,6 +65,16 @@ test.describe('a phone in Warsaw (pl)', () => {
     expect(names).toContain('Polska');
     expect(names).toEqual([...names].sort(new Intl.Collator('pl').compare));
     await expect(country).toHaveValue('PL');
+  });
+
+  test('loads the landing pages outside the promotion season without listing ICU’s locales', async ({ page, invitation }) => {
+    await recordLookUps(page);
+    await page.setExtraHTTPHeaders({ [TEST_NOW_HEADER]: QUIET_DAY });
+    expect(await lookUpsAfterLoad(page, '/pl')).toEqual([]);
+    // The figures, formatted by the server, read as Polish writes them.
+    await expect(page.getByText(text('pl', 'figures.rating', { rating: '4,8' }), { exact: true })).toBeVisible();
+    expect(await lookUpsAfterLoad(page, `/pl?rc=${invitation.code}`)).toEqual([]);
+    await expect(page.getByTestId('top-banner')).toBeVisible();
   });
 });
 

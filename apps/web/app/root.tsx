@@ -30,6 +30,7 @@ import { experimentsData } from './lib/experiments/experiments.server.ts';
 import { resolveLocale, splitLocalePath } from './lib/i18n/i18n.ts';
 import { canonicalPath } from './lib/i18n/canonical-path.server.ts';
 import { getIntl, pageIntl } from './lib/i18n/intl.ts';
+import { seasonsAround } from './lib/calendar/promo.ts';
 import { pageMeta } from './lib/page/meta.ts';
 import {
   PAGE_MESSAGES_ID,
@@ -105,6 +106,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       publicUrl: info.publicUrl,
       year: clubDay(now).year,
       now,
+      // The top banner's promotions around now, as instants: the browser needs no time-zone rules (ADR 068).
+      promoSeasons: seasonsAround(now),
       runtime: {
         environment: info.environment,
         gtmContainerId: info.gtmContainerId,

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, clubDay, startOfClubDay } from '../app/lib/calendar/club-time.ts';
-import { blackFriday, promoAt, promoSeason } from '../app/lib/calendar/promo.ts';
+import { blackFriday, nextBannerChange, promoAt, promoSeason, seasonsAround } from '../app/lib/calendar/promo.ts';
 
 const at = (iso: string) => new Date(iso).getTime();
 const iso = (instant: number) => new Date(instant).toISOString();
@@ -89,6 +89,15 @@ describe('the season of 2026, in Berlin days', () => {
     // New Year's Eve: 2027 in Berlin already, 2026 in UTC.
     expect(promoAt(at('2026-12-31T23:30:00Z')).next).toEqual({ promo: 'blackWeek', startsAt: at('2027-11-21T23:00:00Z') });
     expect(promoAt(at('2027-01-01T00:30:00Z')).next).toEqual({ promo: 'blackWeek', startsAt: at('2027-11-21T23:00:00Z') });
+  });
+
+  it('gives the same answers from the seasons the server sent, however long the page has been open', () => {
+    // The root loader's seasons, from a page rendered on 29 November 2026 (ADR 068).
+    const sent = JSON.parse(JSON.stringify(seasonsAround(at('2026-11-29T09:00:00Z')))) as ReturnType<typeof seasonsAround>;
+    for (const instant of ['2026-11-29T09:00:00Z', '2026-11-30T23:00:00Z', '2026-12-31T23:30:00Z', '2027-11-26T23:30:00Z', '2027-11-30T08:15:00Z', '2028-06-15T10:00:00Z', '2029-11-23T12:00:00Z']) {
+      expect(promoAt(at(instant), sent), instant).toEqual(promoAt(at(instant)));
+      expect(nextBannerChange(at(instant), sent), instant).toBe(nextBannerChange(at(instant)));
+    }
   });
 });
 

@@ -1,9 +1,8 @@
-import { useIntl } from 'react-intl';
 import { Form } from 'react-router';
 import { EXTERNAL_LINKS, SOCIAL_LINKS } from '../lib/external-links.ts';
 import { useFeatureIsOn } from '../lib/experiments/experiments.tsx';
 import type { VoucherTerms } from '@velvet/validation/customization';
-import { FIGURES } from '../lib/landing/marketing-figures.ts';
+import { FIGURES, type LandingNumbers } from '../lib/landing/marketing-figures.ts';
 import { useT } from '../lib/page/use-root.ts';
 import { useWebView } from '../lib/web-view/use-web-view.ts';
 import { EmailSuggestion } from './email-suggestion.tsx';
@@ -87,31 +86,30 @@ function Section({ id, title, children, tone = 'paper' }: { id: string; title: s
  */
 export function LandingSections({
   voucher,
+  numbers,
   showWaitlist,
   waitlist,
 }: {
   voucher: VoucherTerms;
+  /** The figures and the voucher's minimum order value, formatted by the loader (ADR 068). */
+  numbers: LandingNumbers;
   showWaitlist: boolean;
   waitlist?: WaitlistResult | undefined;
 }) {
   const t = useT();
-  const intl = useIntl();
   const webView = useWebView();
   // The horizontal onboarding flow ("How it works") is a feature flag (ADR 012).
   const showOnboarding = useFeatureIsOn('show-onboarding', true);
-  const n = (value: number) => intl.formatNumber(value);
   const figures = [
     ['figures.discount', { percent: FIGURES.maxDiscountPercent }, 'figures.discount.caption', {}],
-    ['figures.labels', { count: n(FIGURES.labels) }, 'figures.labels.caption', {}],
-    ['figures.items', { count: intl.formatNumber(FIGURES.items, { notation: 'compact', compactDisplay: 'long' }) }, 'figures.items.caption', {}],
-    ['figures.daily', { count: n(FIGURES.dailyNewItems) }, 'figures.daily.caption', {}],
-    ['figures.customers', { count: intl.formatNumber(FIGURES.customers, { notation: 'compact', compactDisplay: 'long' }) }, 'figures.customers.caption', {}],
-    ['figures.rating', { rating: intl.formatNumber(FIGURES.appRating, { minimumFractionDigits: 1 }) }, 'figures.rating.caption', { count: n(FIGURES.appReviews) }],
+    ['figures.labels', { count: numbers.labels }, 'figures.labels.caption', {}],
+    ['figures.items', { count: numbers.items }, 'figures.items.caption', {}],
+    ['figures.daily', { count: numbers.daily }, 'figures.daily.caption', {}],
+    ['figures.customers', { count: numbers.customers }, 'figures.customers.caption', {}],
+    ['figures.rating', { rating: numbers.rating }, 'figures.rating.caption', { count: numbers.reviews }],
     ['figures.countries', { count: FIGURES.countries }, 'figures.countries.caption', {}],
   ] as const;
-  const minimum = voucher.minimumOrderValue
-    ? intl.formatNumber(voucher.minimumOrderValue, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 })
-    : null;
+  const minimum = numbers.minimumOrder || null;
   const benefits = [
     ['benefits.discount.title', 'benefits.discount.text'],
     ['benefits.firstOrder.title', minimum ? 'benefits.firstOrder.textMov' : 'benefits.firstOrder.text'],

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { EXTERNAL_LINKS } from '../lib/external-links.ts';
 import { AbTested, useFeatureIsOn, useFeatureValue } from '../lib/experiments/experiments.tsx';
@@ -40,10 +41,11 @@ const never = () => null;
  */
 function TopBanner() {
   const t = useT();
-  const { now: serverNow } = useRootData();
+  const { now: serverNow, promoSeasons } = useRootData();
   const promoOn = useFeatureIsOn('promo-banner', true);
-  const now = useLiveNow(serverNow, promoOn ? nextBannerChange : never);
-  const { current } = promoOn ? promoAt(now) : { current: null };
+  const nextChange = useMemo(() => (promoOn ? (instant: number) => nextBannerChange(instant, promoSeasons) : never), [promoOn, promoSeasons]);
+  const now = useLiveNow(serverNow, nextChange);
+  const { current } = promoOn ? promoAt(now, promoSeasons) : { current: null };
   return (
     <div className="bg-ink px-6 py-2 text-center text-xs tracking-[0.14em] text-paper uppercase" data-testid="top-banner">
       {current ? (

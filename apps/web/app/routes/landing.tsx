@@ -2,7 +2,6 @@ import { INVITATION_PARAMS, readInvitation } from '@velvet/validation/links';
 import { isRegistrationStep } from '@velvet/validation/registration-steps';
 import { refusalMessage } from '@velvet/validation/registration-code';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useIntl } from 'react-intl';
 import { Link, data, useLocation, useNavigation, useSearchParams } from 'react-router';
 import type { Route } from './+types/landing';
 import { CodeForm, CodeRefusal } from '../components/code-form.tsx';
@@ -14,6 +13,7 @@ import { formCountry } from '../lib/i18n/country.ts';
 import { namedCountries, serverCountry } from '../lib/i18n/country.server.ts';
 import { readablePath, splitLocalePath } from '../lib/i18n/i18n.ts';
 import { customizationTexts, voucherFor } from '@velvet/validation/customization';
+import { landingNumbers } from '../lib/landing/landing-numbers.server.ts';
 import { landingOptions, sourcePathFrom, type LandingLayout, type LandingPageOptions } from '../lib/landing/landing-variants.ts';
 import { pageMeta } from '../lib/page/meta.ts';
 import { oidcSettings, SOCIAL_START_PATH } from '../lib/registration/oidc.server.ts';
@@ -91,7 +91,9 @@ export async function loader(args: Route.LoaderArgs) {
     if (Object.keys(keep).length === 0) return data(body);
     return data(body, { headers: { 'Set-Cookie': await save({ ...flow, ...keep }) } });
   };
-  if (!link) return reply({ options, sourcePath, socialFailed, invitation: null });
+  // The page's numbers in its language, for an invitation's voucher (ADR 068: formatted here, not in the browser).
+  const numbers = (customization?: string | null) => landingNumbers(locale, voucherFor(customization).minimumOrderValue);
+  if (!link) return reply({ options, sourcePath, socialFailed, numbers: numbers(), invitation: null });
   const invitation = { code: link.code, validityTimestamp: link.validityTimestamp, slug };
   // The arrival rule (spec §4): the referrer this invitation arrived with.
   const { referrer, arrival } = referrerOf(args, flow, invitation);
@@ -108,6 +110,7 @@ export async function loader(args: Route.LoaderArgs) {
         options,
         sourcePath,
         socialFailed,
+        numbers: numbers(),
         invitation: {
           ...invitation,
           valid: false as const,
@@ -127,6 +130,7 @@ export async function loader(args: Route.LoaderArgs) {
       options,
       sourcePath,
       socialFailed,
+      numbers: numbers(check.customization),
       invitation: {
         ...invitation,
         valid: true as const,
@@ -199,7 +203,6 @@ export const shouldRevalidate = keepDataWhenLost;
 
 export default function Landing({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
-  const intl = useIntl();
   const path = useLocalPath();
   const [, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -250,12 +253,7 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
 
   const texts = customizationTexts(valid?.customization);
   const voucher = voucherFor(valid?.customization);
-  const money = (euros: number) => intl.formatNumber(euros, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
-  const values = {
-    inviterName: valid?.inviterName ?? '',
-    percent: voucher.percent,
-    minimum: voucher.minimumOrderValue ? money(voucher.minimumOrderValue) : '',
-  };
+  const values = { inviterName: valid?.inviterName ?? '', percent: voucher.percent, minimum: loaderData.numbers.minimumOrder };
   const headline = valid ? (valid.inviterName ? t(texts.headline, values) : t('variant.noInviter.headline')) : t('landing.hero.title');
   const lead = valid ? t(texts.text, values) : t('landing.hero.text');
   const formHref = valid ? path('/registration/formstarted', valid.query) : '#';
@@ -366,6 +364,7 @@ export default function Landing({ loaderData, actionData }: Route.ComponentProps
       )}
       <LandingSections
         voucher={voucher}
+        numbers={loaderData.numbers}
         // The waiting list is a way on for visitors without a usable code, not a second call to action beside a valid invitation (UX review of 27 Nov, row 17).
         showWaitlist={!valid}
         waitlist={actionData && 'waitlist' in actionData ? actionData.waitlist : undefined}

@@ -55,22 +55,40 @@ function seasonOf(year: number): PromoStretch[] {
   return season;
 }
 
-/** The promotion at `instant` (milliseconds since the epoch), when it ends, and what comes next. */
-export function promoAt(instant: number): PromoState {
-  // Every season lies in late November, far from any year's end: an instant of UTC year Y is
-  // after season Y-1, and always before the end of season Y+1.
+/**
+ * The stretches `promoAt` looks in around `instant`: the season of its UTC year and the next
+ * one's. Every season lies in late November, far from any year's end: an instant of UTC year Y
+ * is after season Y-1, and always before the end of season Y+1. The root loader sends them to
+ * the browser (ADR 068): computing them needs the club's time zone, and so `Intl.DateTimeFormat`,
+ * whose first use makes the browser list ICU's locales in the middle of hydration.
+ */
+export function seasonsAround(instant: number): PromoStretch[] {
   const year = new Date(instant).getUTCFullYear();
-  const stretches = [...seasonOf(year), ...seasonOf(year + 1)];
-  const index = stretches.findIndex((s) => instant < s.until);
-  const stretch = stretches[index]!;
-  const upcoming = instant < stretch.from ? stretch : stretches[index + 1]!;
+  return [...seasonOf(year), ...seasonOf(year + 1)];
+}
+
+/**
+ * The promotion at `instant` (milliseconds since the epoch), when it ends, and what comes next.
+ * @param stretches `seasonsAround` an instant near this one (the server's, for a page that has
+ *   been open a while); computed here when the instant has left them behind.
+ */
+export function promoAt(instant: number, stretches: readonly PromoStretch[] = seasonsAround(instant)): PromoState {
+  let around = stretches;
+  let index = around.findIndex((s) => instant < s.until);
+  // Past the given seasons, or in their last stretch (whose successor is next year's): the instant's own.
+  if (index < 0 || index === around.length - 1) {
+    around = seasonsAround(instant);
+    index = around.findIndex((s) => instant < s.until);
+  }
+  const stretch = around[index]!;
+  const upcoming = instant < stretch.from ? stretch : around[index + 1]!;
   const next = { promo: upcoming.promo, startsAt: upcoming.from };
   if (instant < stretch.from) return { current: null, changesAt: stretch.from, next };
   return { current: { promo: stretch.promo, endsAt: stretch.endsAt }, changesAt: stretch.until, next };
 }
 
 /** When the banner looks again: the countdown's next tick, or the next promotion's start or end (the page cache keeps a page no longer, ADR 039). */
-export function nextBannerChange(now: number): number {
-  const { current, changesAt } = promoAt(now);
+export function nextBannerChange(now: number, stretches?: readonly PromoStretch[]): number {
+  const { current, changesAt } = promoAt(now, stretches);
   return current ? Math.min(changesAt, nextCountdownChange(now, current.endsAt)) : changesAt;
 }

@@ -12,3 +12,15 @@ export const FIGURES = {
   appReviews: 500_000,
   countries: 28,
 } as const;
+
+/** The figures as the page's language writes them, with the invitation's minimum order (lib/landing/landing-numbers.server.ts). */
+export interface LandingNumbers {
+  labels: string;
+  items: string;
+  daily: string;
+  customers: string;
+  rating: string;
+  reviews: string;
+  /** The welcome voucher's minimum order value in euros, or '' when it has none. */
+  minimumOrder: string;
+}

@@ -1,4 +1,5 @@
 import type { Locale, Prefix } from '@velvet/i18n/locales';
+import type { PromoStretch } from '../calendar/promo.ts';
 import type { ConsentPage } from '../consent/consent-shared.ts';
 import type { ExperimentsData } from '../experiments/experiments-shared.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
@@ -16,6 +17,8 @@ export interface RootData {
    * The server's clock, or a test's X-Test-Now when TEST_CLOCK allows it.
    */
   now: number;
+  /** The promotions around `now` as instants (`seasonsAround`): the browser's banner needs no time-zone rules (ADR 068). */
+  promoSeasons: PromoStretch[];
   /** Server-rendered runtime settings; /acquisition-defaults.json may override them. */
   runtime: RuntimeConfig;
   /** Inside the app's web view (as far as the server can tell), and where to hand back. */
