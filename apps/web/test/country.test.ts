@@ -51,5 +51,7 @@ describe('country detection (spec §9: backend, domain, time zone, DE)', () => {
     expect(namedCountries(offered, 'de').map((c) => c.name)).toEqual(['Deutschland', 'Niederlande', 'Österreich', 'Polen']);
     expect(namedCountries(offered, 'sv').map((c) => c.name)).toEqual(['Nederländerna', 'Polen', 'Tyskland', 'Österrike']);
     expect(namedCountries(offered, 'de').find((c) => c.isoCode === 'AT')).toEqual({ isoCode: 'AT', termsPkString: 'terms-AT', name: 'Österreich' });
+    // A country beyond the club's takes its place in the alphabet too.
+    expect(namedCountries([...offered, { isoCode: 'NO', termsPkString: 'terms-NO' }], 'de').map((c) => c.name)).toEqual(['Deutschland', 'Niederlande', 'Norwegen', 'Österreich', 'Polen']);
   });
 });

@@ -1,5 +1,5 @@
 /** The backend's answer for the server's part of country detection (spec §9; the order is country.ts's). */
-import type { Country, Locale } from '@velvet/i18n/locales';
+import { COUNTRIES, type Country, type Locale } from '@velvet/i18n/locales';
 import type { RouterContextProvider } from 'react-router';
 import { callApi } from '../api/api.server.ts';
 import { countryOnServer } from './country.ts';
@@ -21,7 +21,33 @@ export function serverCountry(request: Request, context: Readonly<RouterContextP
   );
 }
 
-const regionNames = new Map<Locale, { names: Intl.DisplayNames; order: Intl.Collator }>();
+interface RegionNames {
+  name(isoCode: string): string;
+  compare(a: string, b: string): number;
+}
+
+const regions = new Map<Locale, RegionNames>();
+
+/** A language's country names and their alphabetical order, worked out once (the loaders of invitation pages run them on every request). */
+function regionNames(locale: Locale): RegionNames {
+  let region = regions.get(locale);
+  if (!region) {
+    const names = new Intl.DisplayNames([locale], { type: 'region' });
+    const order = new Intl.Collator(locale);
+    const known = new Map<string, string>(COUNTRIES.map((code) => [code, names.of(code) ?? code]));
+    const rank = new Map([...known].sort(([, a], [, b]) => order.compare(a, b)).map(([code], index) => [code, index]));
+    const name = (isoCode: string) => known.get(isoCode) ?? names.of(isoCode) ?? isoCode;
+    region = {
+      name,
+      compare: (a, b) => {
+        const [first, second] = [rank.get(a), rank.get(b)];
+        return first !== undefined && second !== undefined ? first - second : order.compare(name(a), name(b));
+      },
+    };
+    regions.set(locale, region);
+  }
+  return region;
+}
 
 /**
  * A form's countries with their names in the page's language, in that language's alphabetical
@@ -29,8 +55,6 @@ const regionNames = new Map<Locale, { names: Intl.DisplayNames; order: Intl.Coll
  * `Intl.Collator`, each of which makes it list ICU's locales first, in hydration's long task (ADR 068).
  */
 export function namedCountries<T extends { isoCode: string }>(options: readonly T[], locale: Locale): (T & { name: string })[] {
-  let region = regionNames.get(locale);
-  if (!region) regionNames.set(locale, (region = { names: new Intl.DisplayNames([locale], { type: 'region' }), order: new Intl.Collator(locale) }));
-  const { names, order } = region;
-  return options.map((option) => ({ ...option, name: names.of(option.isoCode) ?? option.isoCode })).sort((a, b) => order.compare(a.name, b.name));
+  const { name, compare } = regionNames(locale);
+  return options.map((option) => ({ ...option, name: name(option.isoCode) })).sort((a, b) => compare(a.isoCode, b.isoCode));
 }
