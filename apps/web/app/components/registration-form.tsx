@@ -16,8 +16,7 @@ import { describedBy, FieldErrors } from './field.tsx';
 import { FormGuard } from './form-guard.tsx';
 import { SubmitButton } from './submit-button.tsx';
 
-/** A country the form offers, with the legal documents the page shows for it. */
-/** A country the code offers, named and ordered in the page's language by the server (`namedCountries`). */
+/** A country the form offers, with the legal documents the page shows for it, named and ordered in the page's language by the server (`namedCountries`). */
 export type CountryOption = LegalVersions & { name: string };
 
 interface Values {

@@ -7,6 +7,7 @@ import type { Locale } from '@velvet/i18n/locales';
 import { FIGURES, type LandingNumbers } from './marketing-figures.ts';
 
 const byLocale = new Map<Locale, Omit<LandingNumbers, 'minimumOrder'>>();
+const euros = new Map<Locale, Intl.NumberFormat>();
 
 /** @param minimumOrderValue the invitation's voucher's minimum order value (euros), if any */
 export function landingNumbers(locale: Locale, minimumOrderValue: number | null | undefined): LandingNumbers {
@@ -24,8 +25,11 @@ export function landingNumbers(locale: Locale, minimumOrderValue: number | null 
     };
     byLocale.set(locale, figures);
   }
-  const minimumOrder = minimumOrderValue
-    ? new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(minimumOrderValue)
-    : '';
-  return { ...figures, minimumOrder };
+  return { ...figures, minimumOrder: minimumOrderValue ? euroFormat(locale).format(minimumOrderValue) : '' };
+}
+
+function euroFormat(locale: Locale): Intl.NumberFormat {
+  let format = euros.get(locale);
+  if (!format) euros.set(locale, (format = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 })));
+  return format;
 }
