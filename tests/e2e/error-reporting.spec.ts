@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { test, expect } from '@playwright/test';
 import { E2E } from '../../playwright.config.ts';
 import { createInvitation } from './support/data.ts';
-import { QUIET_DAY, TEST_NOW_HEADER, text } from './support.ts';
+import { QUIET_DAY, TEST_NOW_HEADER, text, waitForHydration } from './support.ts';
 
 interface Received {
   receivedAt: string;
@@ -90,4 +90,27 @@ test('when the features cannot be loaded, "Failed to initialize Growthbook:" is 
   await expect.poll(async () => (found = (await reports(since)).find((r) => r.body.includes('Failed to initialize Growthbook:')))).toBeDefined();
   expect(found!.body).not.toContain('Jannike');
   expect(JSON.parse(found!.body)).toMatchObject({ logger: 'browser', tags: { area: 'experiments' } });
+});
+
+test('an error while the visitor is offline costs the page nothing, and the next one, back online, is reported', async ({ page, context }) => {
+  const since = new Date().toISOString();
+  const offline = `e2e-offline-${randomUUID()}`;
+  const online = `e2e-online-${randomUUID()}`;
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto('/de/about-us');
+  await waitForHydration(page);
+  await page.waitForLoadState('networkidle');
+  await context.setOffline(true);
+  // The reporter is loaded with the page's first error: offline, that load fails.
+  const failedLoad = page.waitForEvent('requestfailed', (request) => request.url().includes('/assets/error-reporter'));
+  await page.evaluate((message) => void setTimeout(() => { throw new Error(message); }), offline);
+  await failedLoad;
+  await context.setOffline(false);
+  await page.evaluate((message) => void setTimeout(() => { throw new Error(message); }), online);
+  let found: Received | undefined;
+  await expect.poll(async () => (found = (await reports(since)).find((r) => r.body.includes(online)))).toBeDefined();
+  expect(JSON.parse(found!.body)).toMatchObject({ logger: 'browser', tags: { handler: 'onerror' } });
+  // The two errors the test threw, and nothing the reporter did about the failed load.
+  expect(pageErrors).toEqual([offline, online]);
 });

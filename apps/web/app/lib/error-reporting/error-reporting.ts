@@ -35,20 +35,33 @@ function page(): string {
   return window.location.pathname + window.location.search;
 }
 
-/** The reporter, loaded once, with the telemetry gathered until then. */
+/**
+ * The reporter, loaded once, with the telemetry gathered until then. A load that fails (the
+ * visitor went offline before the page's first error) is forgotten, so the next capture tries again.
+ */
 function reporter(): Promise<Reporter> | null {
   if (!reporting) return null;
   const on = reporting;
-  on.reporter ??= import('./error-reporter.ts').then(({ browserReporter }) => {
-    const created = browserReporter(on.path, on.environment);
-    for (const event of on.telemetry.splice(0)) created.addTelemetry(event);
-    return created;
-  });
+  on.reporter ??= import('./error-reporter.ts').then(
+    ({ browserReporter }) => {
+      const created = browserReporter(on.path, on.environment);
+      for (const event of on.telemetry.splice(0)) created.addTelemetry(event);
+      return created;
+    },
+    (error: unknown) => {
+      on.reporter = undefined;
+      throw error;
+    },
+  );
   return on.reporter;
 }
 
+/**
+ * Reports one error; settles, never rejects. A report that cannot leave is dropped quietly: an
+ * unhandled rejection here would come back through the listener below and loop.
+ */
 function capture(error: unknown, options: CaptureOptions): Promise<void> {
-  return reporter()?.then((created) => void created.captureException(error, options)) ?? Promise.resolve();
+  return (reporter()?.then((created) => void created.captureException(error, options)) ?? Promise.resolve()).catch(() => undefined);
 }
 
 /** Starts reporting for this page (once): uncaught errors and unhandled rejections are reported. */
@@ -75,7 +88,7 @@ export function startErrorReporting(): void {
 export function reportError(error: unknown, options: CaptureOptions = {}): Promise<void> {
   if (typeof window === 'undefined') return Promise.resolve();
   startErrorReporting();
-  return capture(error, { context: page(), ...options }).catch(() => undefined);
+  return capture(error, { context: page(), ...options });
 }
 
 /** Adds an event to the telemetry sent with the next report. */
@@ -83,12 +96,14 @@ function addTelemetry(event: Omit<TelemetryEvent, 'timestamp'>): void {
   if (typeof window === 'undefined') return;
   startErrorReporting();
   if (!reporting) return;
+  const on = reporting;
   const stamped = { ...event, timestamp: Date.now() / 1000 };
-  if (reporting.reporter) void reporting.reporter.then((created) => created.addTelemetry(stamped));
-  else {
-    reporting.telemetry.push(stamped);
-    if (reporting.telemetry.length > MAX_TELEMETRY_EVENTS) reporting.telemetry.shift();
-  }
+  const keep = () => {
+    on.telemetry.push(stamped);
+    if (on.telemetry.length > MAX_TELEMETRY_EVENTS) on.telemetry.shift();
+  };
+  if (on.reporter) void on.reporter.then((created) => created.addTelemetry(stamped), keep);
+  else keep();
 }
 
 export type ApiFailureKind = 'graphql' | 'network' | 'timeout' | 'rate-limited';
