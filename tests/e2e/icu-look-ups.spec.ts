@@ -5,8 +5,8 @@
  * 210 ms at 4× CPU), in the middle of hydration. Pages whose first render formats no number and no
  * date ask none of them: FormatJS is told our languages exist, the form's countries come named and
  * sorted from the server, the landing page's figures come formatted and its banner's promotions
- * as instants, and the browser's time zone is read from Temporal where it has it. (In the
- * promotion season the countdown formats its minutes in the browser as it ticks, and pays once.)
+ * as instants, the promotion's countdown writes its numbers without `Intl.NumberFormat`, and the
+ * browser's time zone is read from Temporal where it has it.
  */
 import type { Page } from '@playwright/test';
 import { QUIET_DAY, TEST_NOW_HEADER, expect, test, text, waitForHydration } from './support.ts';
@@ -75,6 +75,19 @@ test.describe('a phone in Warsaw (pl)', () => {
     await expect(page.getByText(text('pl', 'figures.rating', { rating: '4,8' }), { exact: true })).toBeVisible();
     expect(await lookUpsAfterLoad(page, `/pl?rc=${invitation.code}`)).toEqual([]);
     await expect(page.getByTestId('top-banner')).toBeVisible();
+  });
+
+  test('loads the landing page in Black Week, its countdown ticking, without listing ICU’s locales', async ({ page, invitation }) => {
+    const blackWeek = '2026-11-25T12:00:00+01:00';
+    await recordLookUps(page);
+    await page.setExtraHTTPHeaders({ [TEST_NOW_HEADER]: blackWeek });
+    await page.clock.install({ time: new Date(blackWeek) });
+    expect(await lookUpsAfterLoad(page, `/pl?rc=${invitation.code}`)).toEqual([]);
+    // Black Week ends on Cyber Monday's eve: 4 days and 12 hours from Wednesday noon.
+    const timer = page.getByRole('timer');
+    await expect(timer).toHaveText('Kończy się za 4 dni 12 godz.');
+    await expect(timer).toHaveAccessibleName('Kończy się za 4 dni i 12 godzin');
+    expect(await page.evaluate(() => (window as unknown as { __lookUps: string[] }).__lookUps)).toEqual([]);
   });
 });
 

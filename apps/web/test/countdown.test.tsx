@@ -26,6 +26,24 @@ function render(locale: Locale, remaining: number) {
   return { text: element[2]!.replace(/&#x27;/g, '’'), label: attribute('aria-label'), role: attribute('role'), live: attribute('aria-live') };
 }
 
+// First in this file: FormatJS keeps the formatters it makes for the worker's lifetime.
+describe('without ICU’s locale list (ADR 068)', () => {
+  it('renders every form in every language without making an Intl.NumberFormat', () => {
+    const NumberFormat = Intl.NumberFormat;
+    const made: unknown[] = [];
+    Intl.NumberFormat = new Proxy(NumberFormat, {
+      construct: (target, args: unknown[]) => (made.push(args), Reflect.construct(target, args)),
+      apply: (target, self, args: unknown[]) => (made.push(args), Reflect.apply(target, self, args)),
+    });
+    try {
+      for (const locale of LOCALES) for (const remaining of [span(2, 5), span(1, 1), span(0, 5, 12), span(0, 1, 1), span(0, 0, 4, 5), span(0, 0, 0, 42)]) render(locale, remaining);
+    } finally {
+      Intl.NumberFormat = NumberFormat;
+    }
+    expect(made).toEqual([]);
+  });
+});
+
 describe('the time left', () => {
   it.each([
     ['5 h 12 min exactly', span(0, 5, 12), { form: 'hours', hours: 5, minutes: 12 }],
