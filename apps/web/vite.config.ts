@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 /**
  * The browser's chunks (ADR 037): the framework (React, React DOM, React Router) in one chunk,
@@ -61,8 +62,16 @@ const noMessageParserInBrowser: Plugin = {
   },
 };
 
+/**
+ * The browser's files, compressed once at build time with Brotli's and gzip's best settings
+ * (ADR 069), beside each file (`.br`, `.gz`); the web server sends the one the browser accepts.
+ * Compressing on each request, `compression` uses Brotli at quality 4: the landing page's
+ * scripts and stylesheet come to 169 kB that way, 146 kB at quality 11.
+ */
+const precompressed = compression({ include: /^assets\/.+\.(js|css|svg)$/, threshold: 1024, algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' });
+
 export default defineConfig({
-  plugins: [noMessageParserInBrowser, tailwindcss(), reactRouter()],
+  plugins: [noMessageParserInBrowser, tailwindcss(), reactRouter(), precompressed],
   build: { assetsInlineLimit: 0 },
   environments: {
     // The server build's input is the Express app's entry, as in React Router's node-custom-server

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Env } from '@velvet/config/env';
 import compression from 'compression';
 import express, { type Request, type Response } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import type { Logger } from 'pino';
 import { RouterContextProvider, type ServerBuild } from 'react-router';
 import { requestInfoContext, type RequestInfo } from '../app/lib/page/context.ts';
@@ -143,7 +144,8 @@ export function createWebApp({ env, logger, build, clientDir, before, cmpDir, ..
   if (before) app.use(before);
 
   if (clientDir) {
-    app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
+    // Compressed at build time (ADR 069): the `.br` or `.gz` beside a file when the browser takes it.
+    app.use('/assets', expressStaticGzip(path.join(clientDir, 'assets'), { enableBrotli: true, orderPreference: ['br', 'gzip'], index: false, serveStatic: { immutable: true, maxAge: '1y', index: false } }));
     // The public files (favicon.svg…): only addresses with a file extension look there, so a page
     // costs no file-system lookup (and no 404 error object) on its way to React Router or the page cache.
     const publicFiles = express.static(clientDir, { maxAge: '1h', index: false });
