@@ -6,30 +6,32 @@
 import type { Locale } from '@velvet/i18n/locales';
 import { FIGURES, type LandingNumbers } from './marketing-figures.ts';
 
-const byLocale = new Map<Locale, Omit<LandingNumbers, 'minimumOrder'>>();
-const euros = new Map<Locale, Intl.NumberFormat>();
+/** Per language: the figures, formatted once, and the formatter of the voucher's minimum order. */
+const byLocale = new Map<Locale, { figures: Omit<LandingNumbers, 'minimumOrder'>; euros: Intl.NumberFormat }>();
+
+function numbersOf(locale: Locale) {
+  let numbers = byLocale.get(locale);
+  if (!numbers) {
+    const plain = new Intl.NumberFormat(locale);
+    const compact = new Intl.NumberFormat(locale, { notation: 'compact', compactDisplay: 'long' });
+    numbers = {
+      figures: {
+        labels: plain.format(FIGURES.labels),
+        items: compact.format(FIGURES.items),
+        daily: plain.format(FIGURES.dailyNewItems),
+        customers: compact.format(FIGURES.customers),
+        rating: new Intl.NumberFormat(locale, { minimumFractionDigits: 1 }).format(FIGURES.appRating),
+        reviews: plain.format(FIGURES.appReviews),
+      },
+      euros: new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }),
+    };
+    byLocale.set(locale, numbers);
+  }
+  return numbers;
+}
 
 /** @param minimumOrderValue the invitation's voucher's minimum order value (euros), if any */
 export function landingNumbers(locale: Locale, minimumOrderValue: number | null | undefined): LandingNumbers {
-  let figures = byLocale.get(locale);
-  if (!figures) {
-    const plain = new Intl.NumberFormat(locale);
-    const compact = new Intl.NumberFormat(locale, { notation: 'compact', compactDisplay: 'long' });
-    figures = {
-      labels: plain.format(FIGURES.labels),
-      items: compact.format(FIGURES.items),
-      daily: plain.format(FIGURES.dailyNewItems),
-      customers: compact.format(FIGURES.customers),
-      rating: new Intl.NumberFormat(locale, { minimumFractionDigits: 1 }).format(FIGURES.appRating),
-      reviews: plain.format(FIGURES.appReviews),
-    };
-    byLocale.set(locale, figures);
-  }
-  return { ...figures, minimumOrder: minimumOrderValue ? euroFormat(locale).format(minimumOrderValue) : '' };
-}
-
-function euroFormat(locale: Locale): Intl.NumberFormat {
-  let format = euros.get(locale);
-  if (!format) euros.set(locale, (format = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 })));
-  return format;
+  const { figures, euros } = numbersOf(locale);
+  return { ...figures, minimumOrder: minimumOrderValue ? euros.format(minimumOrderValue) : '' };
 }
