@@ -61,4 +61,31 @@ test.describe('the registration form’s checks (pl, phone, Warsaw)', () => {
     expect(consoleErrors.every((message) => message.includes('net::ERR_CONNECTION_FAILED') || message.includes('client-validation-rules'))).toBe(true);
     consoleErrors.length = 0;
   });
+
+  test('bring the checks back once the connection does: a failed download is asked for again, without a reload', async ({ page, invitation, consoleErrors }) => {
+    const seen = watch(page);
+    let failures = 0;
+    // The visitor's connection drops as they start on the form: the first download fails.
+    await page.route(RULES, (route) => (failures++ === 0 ? route.abort('internetdisconnected') : route.fallback()));
+    await page.goto(`/pl/registration/formstarted?rc=${invitation.code}`);
+    await waitForHydration(page);
+    const email = page.getByRole('textbox', { name: text('pl', 'registration.email'), exact: true });
+
+    await email.fill('anna.kowalska@');
+    await page.getByRole('button', { name: text('pl', 'registration.submit') }).click();
+    // Without the rules the server answered, as without JavaScript.
+    await expect(page.getByText(text('pl', 'validation.email'), { exact: true })).toBeVisible();
+    expect(seen.posts, 'posts to the server').toBe(1);
+
+    // Back online: the next checks run in the browser again.
+    await email.fill('anna.kowalska@example.pl');
+    await expect(page.getByText(text('pl', 'validation.email'), { exact: true })).toBeHidden();
+    await page.getByRole('button', { name: text('pl', 'registration.submit') }).click();
+    await expect(page.getByText(text('pl', 'validation.terms'), { exact: true })).toBeVisible();
+    await expect(email).toHaveValue('anna.kowalska@example.pl');
+    expect(seen.rules).toBe(2);
+    expect(seen.posts, 'posts to the server').toBe(1);
+    expect(consoleErrors.every((message) => message.includes('net::ERR_INTERNET_DISCONNECTED') || message.includes('client-validation-rules'))).toBe(true);
+    consoleErrors.length = 0;
+  });
 });

@@ -9,6 +9,8 @@
  * Before the rules are there, Conform's field checks (an input after the action has answered
  * with errors) keep the errors the form shows and never post; a submission (the load failed,
  * or "Back", which needs no checks) goes to the action, which validates it as without JavaScript.
+ * Each check made without them asks for them again (one download at a time), so a connection
+ * that comes back brings the checks back without a reload.
  */
 import { parse, type Submission } from '@conform-to/react';
 import type * as ClientValidationRules from './client-validation-rules.ts';
@@ -36,7 +38,10 @@ export function loadClientValidation(): Promise<void> {
 /** Conform's `onValidate` for a form whose schema `schemaOf` picks from the rules. */
 export function clientValidation<Values>(schemaOf: (loaded: Rules) => NonNullable<Parameters<Rules['validate']>[0]>) {
   return ({ form, formData, submitter }: { form: HTMLFormElement; formData: FormData; submitter?: HTMLElement | null }): Submission<Values, string[], Values> => {
-    if (!rules) return withoutRules<Values>(form, formData);
+    if (!rules) {
+      void loadClientValidation();
+      return withoutRules<Values>(form, formData);
+    }
     const back = submitter instanceof HTMLButtonElement && submitter.name === BACK_BUTTON;
     return rules.validate<Values>(back ? null : schemaOf(rules), formData);
   };
