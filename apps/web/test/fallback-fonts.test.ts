@@ -5,9 +5,11 @@
  *
  *   npx vitest run --project web test/fallback-fonts.test.ts -u
  */
+import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { generateFontFace, getMetricsForFamily, readMetrics } from 'fontaine';
+import { create } from 'fontkitten';
 import { expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
@@ -19,6 +21,12 @@ interface Fallback {
   sameMetrics?: string[];
   /** The family name the stack in app.css and cmp.css names. */
   name: string;
+  /**
+   * The width of each of the system font's figures, in em, when they are all one width (tabular):
+   * the stand-in then gets a face of its own for the figures and the percent sign, sized to the web
+   * font's figures as the headlines use them (below).
+   */
+  tabularFigures?: number;
 }
 
 /** Each web font's latin subset (the preloaded file) and the system fonts that stand in for it until it arrives. */
@@ -35,23 +43,59 @@ const FACES: { file: string; fallbacks: Fallback[] }[] = [
   {
     file: '@fontsource-variable/playfair-display/files/playfair-display-latin-wght-normal.woff2',
     fallbacks: [
-      { name: 'Playfair Display Variable fallback', font: 'Times New Roman', sameMetrics: ['Liberation Serif'] },
+      // Times New Roman's figures, and Liberation Serif's, are 1,024 of 2,048 units wide.
+      { name: 'Playfair Display Variable fallback', font: 'Times New Roman', sameMetrics: ['Liberation Serif'], tabularFigures: 0.5 },
       { name: 'Playfair Display Variable fallback Noto', font: 'Noto Serif' },
     ],
   },
 ];
+
+/**
+ * The figures of the landing page's headline, in every language ("Up to 75 % off"): the text set
+ * largest in the display face, over two or three lines, where a wider stand-in takes a line more.
+ */
+function headlineFigures(): string[] {
+  const dir = new URL('../../../packages/i18n/catalogs/', import.meta.url);
+  const figures = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .flatMap((name) => String((JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as Record<string, unknown>)['landing.hero.title']).match(/[0-9]/g) ?? []);
+  if (figures.length === 0) throw new Error('No figures in the headlines: the figures face (tabularFigures) has nothing to be sized to');
+  return figures;
+}
+
+/**
+ * The web font's figures, on average as the headlines use them, in its own units. fontaine sizes
+ * a stand-in by the average width of English text; a display face's figures can be far narrower
+ * than its letters (Playfair Display's proportional "7" and "5" are 0.41 em, Times New Roman's
+ * every figure 0.5 em), so "Up to 75 % off" was set 3–6 % wider in the stand-in, a line more at
+ * some widths, which moved the page when the web font came.
+ */
+function figureWidth(file: string): number {
+  const font = create(readFileSync(require.resolve(file)));
+  if (!('glyphsForString' in font)) throw new Error(`${file} is a font collection`);
+  const figures = headlineFigures();
+  return figures.reduce((sum, figure) => sum + font.glyphsForString(figure)[0]!.advanceWidth, 0) / figures.length;
+}
 
 async function fallbackFontsCss(): Promise<string> {
   const rules: string[] = [];
   for (const { file, fallbacks } of FACES) {
     const metrics = await readMetrics(pathToFileURL(require.resolve(file)));
     if (!metrics) throw new Error(`fontaine could not read ${file}`);
-    for (const { name, font, sameMetrics = [] } of fallbacks) {
+    for (const { name, font, sameMetrics = [], tabularFigures } of fallbacks) {
       const fallbackMetrics = await getMetricsForFamily(font);
       if (!fallbackMetrics) throw new Error(`fontaine has no metrics for ${font}`);
-      const face = generateFontFace(metrics, { name, font, metrics: fallbackMetrics });
       const sources = [font, ...sameMetrics].map((local) => `local("${local}")`).join(', ');
-      rules.push(face.replace(`src: local("${font}");`, `src: ${sources};`).trim());
+      const local = (face: string) => face.replace(`src: local("${font}");`, `src: ${sources};`).trim();
+      rules.push(local(generateFontFace(metrics, { name, font, metrics: fallbackMetrics })));
+      if (tabularFigures) {
+        // Declared after the face above, so it wins for the figures and the percent sign beside them.
+        const figures = generateFontFace(
+          { ...metrics, xWidthAvg: figureWidth(file) },
+          { name, font, metrics: { ...fallbackMetrics, xWidthAvg: tabularFigures * fallbackMetrics.unitsPerEm }, 'unicode-range': 'U+0025, U+0030-0039' },
+        );
+        rules.push(local(figures));
+      }
     }
   }
   return [
@@ -67,7 +111,8 @@ async function fallbackFontsCss(): Promise<string> {
 
 it('the fallback faces are sized from the fonts the site serves', async () => {
   const css = await fallbackFontsCss();
-  // Each stand-in is scaled and given the web font's ascent and descent.
-  expect(css.match(/size-adjust: \d+(\.\d+)?%;/g)).toHaveLength(4);
+  // Each stand-in is scaled and given the web font's ascent and descent; the display face's figures have a face of their own.
+  expect(css.match(/size-adjust: \d+(\.\d+)?%;/g)).toHaveLength(5);
+  expect(css.match(/unicode-range: U\+0025, U\+0030-0039;/g)).toHaveLength(1);
   await expect(css).toMatchFileSnapshot('../app/fallback-fonts.css');
 });

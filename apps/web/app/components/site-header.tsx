@@ -47,7 +47,7 @@ function TopBanner() {
   const now = useLiveNow(serverNow, nextChange);
   const { current } = promoOn ? promoAt(now, promoSeasons) : { current: null };
   return (
-    <div className="bg-ink px-6 py-2 text-center text-xs tracking-[0.14em] text-paper uppercase" data-testid="top-banner">
+    <div className="bg-ink px-6 py-2 text-center text-xs font-medium tracking-[0.14em] text-paper uppercase" data-testid="top-banner">
       {current ? (
         <>
           <span data-testid="promo">{t(`promo.${current.promo}`)}</span>
