@@ -114,4 +114,28 @@ test.describe('a Polish visitor at a desktop', () => {
   test('clicks the suggested address and registers with it', async ({ page }) => {
     await acceptAndRegister(page, 'pl', 'click');
   });
+
+  test('reads the suggestion in Polish even when the rest of the catalog never arrives', async ({ page, consoleErrors }) => {
+    // The page brings the messages it may show; the rest of the catalog comes after hydration
+    // (ADR 038), and on a bad connection not at all.
+    let catalogAsked = 0;
+    await page.route(/\/messages\/pl\.json/, (route) => {
+      catalogAsked++;
+      return route.abort('internetdisconnected');
+    });
+    const invitation = await createInvitation({ inviter: 'Zoë' });
+    const local = localPart('suggest-no-catalog');
+    await page.goto(`/pl/registration/formstarted?rc=${invitation.code}`);
+    await waitForHydration(page);
+    const email = page.getByLabel(text('pl', 'registration.email'));
+    const suggestion = page.getByTestId(`${await email.getAttribute('id')}-suggestion`);
+    await email.fill(`${local}@gmx.ed`);
+    await email.press('Tab');
+    await expect(suggestion).toHaveText(question('pl', `${local}@gmx.de`));
+    await suggestion.getByRole('button', { name: `${local}@gmx.de` }).click();
+    await expect(suggestion).toHaveText(text('pl', 'emailSuggestion.accepted', { address: `${local}@gmx.de` }));
+    expect(catalogAsked).toBeGreaterThan(0);
+    expect(consoleErrors.every((message) => message.includes('net::ERR_INTERNET_DISCONNECTED'))).toBe(true);
+    consoleErrors.length = 0;
+  });
 });

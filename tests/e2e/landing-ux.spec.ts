@@ -198,6 +198,29 @@ test.describe('issue 22 row 14: "How it works" on a phone', () => {
     expect(axe.violations.map((v) => v.id)).not.toContain('scrollable-region-focusable');
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  test('names its controls in Polish even when the rest of the catalog never arrives', async ({ page, consoleErrors }) => {
+    // The page brings the messages its first render formats, the rest of the language's catalog
+    // comes after hydration (ADR 038); in a train tunnel it does not come at all.
+    let catalogAsked = 0;
+    await page.route(/\/messages\/pl\.json/, (route) => {
+      catalogAsked++;
+      return route.abort('internetdisconnected');
+    });
+    await page.goto('/pl');
+    await waitForHydration(page);
+    await expect(page).toHaveTitle(text('pl', 'meta.landing.title'));
+    const section = page.getByRole('region', { name: text('pl', 'onboarding.title') });
+    await section.getByRole('list').scrollIntoViewIfNeeded();
+    await expect(section.getByTestId('onboarding-position')).toHaveText('1 / 4');
+    await expect(section.getByRole('button', { name: text('pl', 'onboarding.previous') })).toBeDisabled();
+    await expect(section.getByText(text('pl', 'registration.step', { current: '1', total: '4' }))).toHaveCount(1);
+    await section.getByRole('button', { name: text('pl', 'onboarding.next') }).click();
+    await expect(section.getByTestId('onboarding-position')).toHaveText('2 / 4');
+    expect(catalogAsked).toBeGreaterThan(0);
+    expect(consoleErrors.every((message) => message.includes('net::ERR_INTERNET_DISCONNECTED'))).toBe(true);
+    consoleErrors.length = 0;
+  });
 });
 
 test.describe('issue 22 row 14: "How it works" on a desktop', () => {

@@ -40,6 +40,7 @@ import {
   missingUntilLoaded,
   pageBlockText,
   pageCatalogReady,
+  recordPageMessages,
   recording,
   onServer,
   subscribeMessages,
@@ -152,6 +153,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const [cmp] = useState(() => root?.consent.cmp ?? null);
   // The server's render notes every message id it formats: the page carries those (ADR 038).
   const [used] = useState(() => new Set<string>());
+  if (typeof window === 'undefined' && root) recordPageMessages(root, used);
   useSyncExternalStore(subscribeMessages, messagesVersion, messagesVersion);
   const intl = !root
     ? null

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useT } from '../lib/page/use-root.ts';
+import { useLaterMessages, useT } from '../lib/page/use-root.ts';
 
 /**
  * A copy-to-clipboard button and its live status line ("Copied" / "Could not copy"): the admin
@@ -20,6 +20,7 @@ export function CopyButton({
   className?: string;
 }) {
   const t = useT();
+  useLaterMessages(copied, failed);
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   return (
     <>

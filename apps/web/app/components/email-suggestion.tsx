@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useT } from '../lib/page/use-root.ts';
+import { useLaterMessages, useT } from '../lib/page/use-root.ts';
 
 type Suggest = (typed: string) => string | null;
 let loading: Promise<Suggest> | undefined;
@@ -39,6 +39,7 @@ interface State {
 export function EmailSuggestion({ inputId, server = null }: { inputId: string; server?: string | null | undefined }) {
   const t = useT();
   const intl = useIntl();
+  useLaterMessages('emailSuggestion.question', 'emailSuggestion.accepted');
   const [state, setState] = useState<State>({ server, suggestion: server, accepted: null, interactive: false });
   if (state.server !== server) setState({ ...state, server, suggestion: server, accepted: null });
 

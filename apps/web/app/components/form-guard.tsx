@@ -14,7 +14,7 @@ import { useEffect, useRef, useState } from 'react';
 import { GUARD_FIELDS } from '@velvet/validation/sign-up-guard-fields';
 import { solveProofOfWork, type ProofOfWorkRequest } from '../lib/forms/proof-of-work.ts';
 import { formStartSent, formStartVerdict, requestFormStart } from '../lib/forms/form-start.ts';
-import { useT } from '../lib/page/use-root.ts';
+import { useLaterMessages, useT } from '../lib/page/use-root.ts';
 
 /** A proof is good for 20 minutes at the API (ADR 041); older than this, the form solves a new one before it goes. */
 const PROOF_FRESH_MS = 15 * 60 * 1000;
@@ -23,6 +23,7 @@ const PREPARE_WAIT_MS = 5000;
 
 export function FormGuard({ proofOfWork, prepare }: { proofOfWork?: ProofOfWorkRequest; prepare?: () => Promise<void> }) {
   const t = useT();
+  useLaterMessages('form.securing');
   const anchor = useRef<HTMLSpanElement>(null);
   const [waiting, setWaiting] = useState(false);
   const form = proofOfWork?.form;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { AbTested, useFeatureValue } from '../lib/experiments/experiments.tsx';
-import { useT } from '../lib/page/use-root.ts';
+import { useLaterMessages, useT } from '../lib/page/use-root.ts';
 
 /** The onboarding's steps (spec §2): welcome, luxury brands, confidence, create account. */
 const STEPS = ['welcome', 'brands', 'confidence', 'account'] as const;
@@ -91,6 +91,7 @@ function StepScroller() {
   const t = useT();
   const list = useRef<HTMLOListElement>(null);
   const { current, scrollable, hydrated } = useScrollerPosition(list);
+  useLaterMessages('onboarding.previous', 'onboarding.next', 'registration.step');
   const go = (index: number) => {
     const ol = list.current;
     const card = ol?.children[index] as HTMLElement | undefined;

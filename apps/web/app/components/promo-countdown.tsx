@@ -1,5 +1,8 @@
 import { useIntl } from 'react-intl';
 import { countdown } from '../lib/calendar/countdown.ts';
+import { useLaterMessages } from '../lib/page/use-root.ts';
+
+const FORMS = ['days', 'hours', 'minutes'] as const;
 
 /**
  * "Ends in 5 h 12 min": the time left of the running promotion (ADR 021), in the page's
@@ -9,6 +12,8 @@ import { countdown } from '../lib/calendar/countdown.ts';
  */
 export function PromoCountdown({ remaining }: { remaining: number }) {
   const intl = useIntl();
+  // The countdown goes from days to hours to minutes while the page is open.
+  useLaterMessages(...FORMS.flatMap((form) => [`promo.countdown.${form}`, `promo.countdown.${form}Long`]));
   const left = countdown(remaining);
   // No `Intl.NumberFormat` here, and no `#` in the countdown's messages (they print `{minutes}`):
   // its first use in a tab makes the browser list ICU's locales, 25–90 ms of the first tick after

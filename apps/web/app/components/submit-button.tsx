@@ -1,4 +1,4 @@
-import { useT } from '../lib/page/use-root.ts';
+import { useLaterMessages, useT } from '../lib/page/use-root.ts';
 import { ButtonLabel } from './button-label.tsx';
 
 /**
@@ -20,6 +20,7 @@ export function SubmitButton({
   value?: string;
 }) {
   const t = useT();
+  useLaterMessages('form.sending');
   return (
     <button type="submit" className={className} disabled={busy} aria-busy={busy} name={name} value={value}>
       {busy && <span aria-hidden="true" className="size-4 shrink-0 animate-spin rounded-full border-2 border-current border-t-transparent motion-reduce:animate-none" />}

@@ -1,8 +1,9 @@
 /**
  * The messages of a page (ADR 038). The HTML carries only what its first render formatted, as
  * parsed ICU messages (so the browser needs no message parser), in a JSON data block after the
- * page (`PageMessages`): the server records every id the render asks for. Titles (`meta.*`),
- * form answers (`validation.*`) and errors (`error.*`) always come along. After hydration the
+ * page (`PageMessages`): the server records every id the render asks for, the page's title and
+ * description among them (`notePageMessages`). Form answers (`validation.*`), errors (`error.*`)
+ * and the error pages' titles always come along. After hydration the
  * browser fetches the language's whole client catalog (cached by version), which later
  * navigations, lazily loaded parts and pop-ups wait for.
  */
@@ -15,7 +16,7 @@ export type Messages = Record<string, string> | ParsedMessages;
 /** The data block's id. */
 export const PAGE_MESSAGES_ID = 'page-messages';
 /** Always in the page, whatever its first render formatted. */
-export const ALWAYS_SENT_PREFIXES = ['meta.', 'validation.', 'error.'];
+export const ALWAYS_SENT_PREFIXES = ['meta.error.', 'meta.notFound.', 'validation.', 'error.'];
 /** The whole client catalog of a language (served by the web server, server/app.ts). */
 const catalogPath = (locale: Locale, version: string) => `/messages/${locale}.json?v=${version}`;
 
@@ -43,6 +44,22 @@ export function provideServerMessages(messages: ServerMessages): void {
 export function onServer(): ServerMessages {
   if (!server) throw new Error('provideServerMessages() was not called (entry.server.tsx)');
   return server;
+}
+
+/**
+ * The ids the server's render of a page formats, by that render's root data (one object per
+ * request): the root's `Layout` registers its set, and the meta functions, which format outside
+ * React's tree, add theirs, so the page's own title and description come with it.
+ */
+const recorders = new WeakMap<object, Set<string>>();
+
+export function recordPageMessages(rootData: object, used: Set<string>): void {
+  recorders.set(rootData, used);
+}
+
+export function notePageMessages(rootData: object, ids: readonly (string | undefined)[]): void {
+  const used = recorders.get(rootData);
+  if (used) for (const id of ids) if (id) used.add(id);
 }
 
 /** A catalog that notes every id a render asks for (formatMessage checks hasOwnProperty, then reads). */

@@ -5,7 +5,7 @@
 import { isRouteErrorResponse, type MetaDescriptor } from 'react-router';
 import { LOCALES } from '@velvet/i18n/locales';
 import { getIntl } from '../i18n/intl.ts';
-import { messagesOf, missingUntilLoaded } from '../i18n/messages.ts';
+import { messagesOf, missingUntilLoaded, notePageMessages } from '../i18n/messages.ts';
 import { localizedPath, splitLocalePath } from '../i18n/i18n.ts';
 import type { RootData } from './root-data.ts';
 
@@ -34,6 +34,7 @@ export function pageMeta({ matches, location, error }: MetaInput, options: PageM
     const notFound = isRouteErrorResponse(error) && error.status === 404;
     return pageMeta({ matches, location }, { title: notFound ? 'meta.notFound.title' : 'meta.error.title', noIndex: true });
   }
+  if (typeof window === 'undefined') notePageMessages(root, [options.title, options.description]);
   const intl = getIntl(root.locale, messagesOf(root.locale), missingUntilLoaded(root.locale));
   const title = intl.formatMessage({ id: options.title }, options.values);
   const meta: MetaDescriptor[] = [{ title }, { property: 'og:title', content: title }];

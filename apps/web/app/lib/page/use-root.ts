@@ -24,6 +24,17 @@ export function useT() {
   return (id: string, values?: Record<string, string | number | Date>) => keepBrandTogether(intl.formatMessage({ id }, values));
 }
 
+/**
+ * Messages a part shows only later: once the page's script runs, or in answer to the visitor
+ * ("Sending…", "Did you mean …?"). The server's render notes them (they are looked up, not
+ * formatted), so the page brings them (ADR 038): they never wait for the language's whole
+ * catalog, which may come late or not at all, and its arrival renders nothing again.
+ */
+export function useLaterMessages(...ids: string[]): void {
+  const { messages } = useIntl();
+  if (typeof window === 'undefined') for (const id of ids) Object.hasOwn(messages, id);
+}
+
 /** Builds paths in the language prefix the visitor is on. */
 export function useLocalPath() {
   const { prefix } = useRootData();
