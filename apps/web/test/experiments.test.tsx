@@ -10,7 +10,7 @@ import { requestInfoContext, type RequestInfo } from '../app/lib/page/context.ts
 import type { ExperimentsData } from '../app/lib/experiments/experiments-shared.ts';
 import { experimentsData, featureValues, testingDisabled, variationOf } from '../app/lib/experiments/experiments.server.ts';
 import { applyPageCaching } from '../app/lib/page/page-caching.server.ts';
-import { ExperimentsProvider, Features, useAbTestsLoading, useFeatureIsOn, useFeatureValue } from '../app/lib/experiments/experiments.tsx';
+import { ExperimentsProvider, Features, featureSnapshot, useAbTestsLoading, useFeatureIsOn, useFeatureValue } from '../app/lib/experiments/experiments.tsx';
 import { testRequestExtras } from './support/request-info.ts';
 import { OnboardingFlow } from '../app/components/onboarding-flow.tsx';
 import { getIntl } from '../app/lib/i18n/intl.ts';
@@ -242,26 +242,28 @@ describe('the SDK taking over in the browser', () => {
 
   it('renders nothing again when the SDK answers what the page read from the server', () => {
     const features = new Features(data);
-    expect(features.value('show-onboarding', false)).toBe(true);
-    expect(features.value('hero-variant', 'a')).toBe('b');
-    const rendered = vi.fn();
-    features.subscribe(rendered);
+    const read = () => [featureSnapshot(features, 'show-onboarding', false), featureSnapshot(features, 'hero-variant', 'a')];
+    const before = read();
+    expect(before).toEqual(['true', '"b"']);
+    const notified = vi.fn();
+    features.subscribe(notified);
     const source = sdk({ 'show-onboarding': true, 'hero-variant': 'b' });
     features.attach(source);
-    expect(rendered).not.toHaveBeenCalled();
-    // From now on the SDK answers, and what the stream brings renders the page again.
+    // The parts are told, ask again, get what they showed: React keeps them as they are.
+    expect(notified).toHaveBeenCalledTimes(1);
+    expect(read()).toEqual(before);
+    // From now on the SDK answers; the stream tells the parts again.
     source.streamed();
-    expect(rendered).toHaveBeenCalledTimes(1);
+    expect(notified).toHaveBeenCalledTimes(2);
   });
 
-  it('renders again when a value the page read differs (a page a cache kept while the payload changed)', () => {
+  it('renders again what reads a value that differs (a page a cache kept while the payload changed), and only that', () => {
     const features = new Features(data);
-    features.value('show-onboarding', false);
-    features.value('not-in-payload', 'fallback');
-    const rendered = vi.fn();
-    features.subscribe(rendered);
+    const onboarding = featureSnapshot(features, 'show-onboarding', false);
+    const unknown = featureSnapshot(features, 'not-in-payload', 'fallback');
     features.attach(sdk({ 'show-onboarding': true, 'not-in-payload': 'now known' }));
-    expect(rendered).toHaveBeenCalledTimes(1);
+    expect(featureSnapshot(features, 'show-onboarding', false)).toBe(onboarding);
+    expect(featureSnapshot(features, 'not-in-payload', 'fallback')).not.toBe(unknown);
     expect(features.value('not-in-payload', 'fallback')).toBe('now known');
   });
 });

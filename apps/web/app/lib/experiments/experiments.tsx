@@ -28,7 +28,6 @@ interface FeatureSource {
  */
 export class Features {
   private sdk: FeatureSource | null = null;
-  private version = 0;
   private loading: boolean;
   private readonly listeners = new Set<() => void>();
 
@@ -36,31 +35,23 @@ export class Features {
     this.loading = false;
   }
 
-  /** What the page read before the SDK ran: each key with its fallback and the value it got. */
-  private readonly read = new Map<string, { fallback: JsonValue; value: JsonValue }>();
-
   value<T extends JsonValue>(key: string, fallback: T): T {
     if (this.sdk) return this.sdk.getFeatureValue(key, fallback as never) as T;
     // As GrowthBook does while a component evaluates a feature: the assignment is tracked then.
     const assignment = this.data.assignments?.[key];
     if (assignment && typeof window !== 'undefined') trackAssignment(assignment.experimentId, assignment.variationId, bucketOf(this.data));
     const stored = this.data.values?.[key];
-    const value = stored === undefined || stored === null ? fallback : (stored as T);
-    this.read.set(key, { fallback, value });
-    return value;
+    return stored === undefined || stored === null ? fallback : (stored as T);
   }
 
   /**
-   * The SDK takes over. The page renders again only when a value it read differs from the SDK's
-   * (each read is asked of the SDK, as the render would): the server's values are normally the
-   * SDK's, and a whole landing page rendered again for nothing is a long task on a phone.
+   * The SDK takes over. Each part that reads a feature asks the SDK for its value and renders
+   * again only when it differs (`useFeatureValue`): the server's values are normally the SDK's.
    */
   attach(sdk: FeatureSource): void {
     this.sdk = sdk;
     sdk.setRenderer?.(this.changed);
-    const differs = [...this.read].some(([key, { fallback, value }]) => JSON.stringify(sdk.getFeatureValue(key, fallback as never)) !== JSON.stringify(value));
-    this.read.clear();
-    if (differs) this.changed();
+    this.changed();
   }
 
   end = (_why: 'ready' | 'failed' | 'redirect') => {
@@ -70,7 +61,6 @@ export class Features {
   };
 
   changed = () => {
-    this.version++;
     for (const listener of [...this.listeners]) listener();
   };
 
@@ -79,7 +69,6 @@ export class Features {
     return () => this.listeners.delete(listener);
   };
 
-  snapshot = () => this.version;
   isLoading = () => this.loading;
 }
 
@@ -104,14 +93,24 @@ export function ExperimentsProvider({ data, children }: { data: ExperimentsData;
   return <FeaturesContext.Provider value={features}>{children}</FeaturesContext.Provider>;
 }
 
-const zero = () => 0;
 const noSubscription = () => () => {};
 
 /** A feature's value for this visitor; `fallback` outside the provider (error pages) or when unknown. */
 export function useFeatureValue<T extends JsonValue>(key: string, fallback: T): T {
   const features = useContext(FeaturesContext);
-  useSyncExternalStore(features?.subscribe ?? noSubscription, features?.snapshot ?? zero, features?.snapshot ?? zero);
+  const snapshot = () => featureSnapshot(features, key, fallback);
+  useSyncExternalStore(features?.subscribe ?? noSubscription, snapshot, snapshot);
   return features ? features.value(key, fallback) : fallback;
+}
+
+/**
+ * What a part that reads a feature renders again for: the feature's value, as text (an object
+ * compares by content), not every payload. The SDK's first payload and its stream normally leave
+ * the page's values as they were, and a whole landing section rendered again for nothing is a
+ * long task on a phone.
+ */
+export function featureSnapshot(features: Features | null, key: string, fallback: JsonValue): string {
+  return features ? JSON.stringify(features.value(key, fallback)) : '';
 }
 
 export function useFeatureIsOn(key: string, fallback = false): boolean {
